@@ -1,0 +1,14 @@
+import type { EventType } from "./rules";
+
+/** What the worker decided to pay, derived only from the event's content and the rules. */
+export interface Award {
+  /** SPEC §4 key: what the award is for. */
+  intentKey: string;
+  userId: string;
+  type: EventType;
+  amount: number;
+  /** The emission's CloudEvents id: stored on the guard for audit, never deduplicated on. */
+  eventId: string;
+  /** Seconds the guard lives; undefined keeps it forever. */
+  guardTtlSeconds: number | undefined;
+}

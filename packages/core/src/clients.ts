@@ -1,0 +1,52 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { NodeHttpHandler } from "@smithy/node-http-handler";
+import type { Config } from "./config";
+
+export interface ClientOptions {
+  /** Socket idle limit; long polls need more than their WaitTimeSeconds. */
+  requestTimeoutMs?: number;
+  connectionTimeoutMs?: number;
+  /** The SDK's own attempts per call; ours sit on top, so keep this small. */
+  maxAttempts?: number;
+}
+
+type ClientConfig = Pick<Config, "AWS_REGION" | "AWS_ENDPOINT_URL_SQS" | "AWS_ENDPOINT_URL_DYNAMODB">;
+
+function requestHandler(options: ClientOptions): NodeHttpHandler {
+  return new NodeHttpHandler({
+    connectionTimeout: options.connectionTimeoutMs ?? 2000,
+    requestTimeout: options.requestTimeoutMs ?? 5000,
+  });
+}
+
+/** Bounded SDK retries and timeouts, so a dead endpoint cannot hang a batch. */
+export function createDynamoClient(
+  config: ClientConfig,
+  options: ClientOptions = {},
+): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: config.AWS_REGION,
+    endpoint: config.AWS_ENDPOINT_URL_DYNAMODB,
+    maxAttempts: options.maxAttempts ?? 2,
+    requestHandler: requestHandler(options),
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
+
+/**
+ * The endpoint is passed explicitly (not left to the SDK's env lookup) because the SQS
+ * client otherwise sends each request to its QueueUrl's host, which for an emulator
+ * need not be the endpoint.
+ */
+export function createSqsClient(config: ClientConfig, options: ClientOptions = {}): SQSClient {
+  return new SQSClient({
+    region: config.AWS_REGION,
+    endpoint: config.AWS_ENDPOINT_URL_SQS,
+    maxAttempts: options.maxAttempts ?? 3,
+    requestHandler: requestHandler(options),
+  });
+}

@@ -1,0 +1,32 @@
+import { createHash } from "node:crypto";
+
+/** Past this many UTF-8 bytes the escaped key is replaced by its hash (SPEC §4). */
+export const MAX_INTENT_KEY_BYTES = 1024;
+
+/** `%` first, so the `%` that `#` escapes into is never escaped again. */
+function escapePart(part: string): string {
+  return part.replaceAll("%", "%25").replaceAll("#", "%23");
+}
+
+/**
+ * The intent key of SPEC §4: what an award is for, independent of the message that
+ * carried it. Escaping makes the join injective: distinct part lists never share a key.
+ */
+export function intentKey(parts: readonly string[]): string {
+  const key = parts.map(escapePart).join("#");
+  if (Buffer.byteLength(key, "utf8") <= MAX_INTENT_KEY_BYTES) return key;
+  return `sha256:${createHash("sha256").update(key, "utf8").digest("base64url")}`;
+}
+
+export const GUARD_PK_PREFIX = "IDEM#";
+export const GUARD_SK = "IDEM";
+
+export function guardKey(key: string): { pk: string; sk: string } {
+  return { pk: `${GUARD_PK_PREFIX}${key}`, sk: GUARD_SK };
+}
+
+export const PROFILE_SK = "PROFILE";
+
+export function profileKey(userId: string): { pk: string; sk: string } {
+  return { pk: `USER#${userId}`, sk: PROFILE_SK };
+}

@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { userIdSchema } from "./envelope";
+
+const DAY_SECONDS = 24 * 60 * 60;
+
+/** `YYYY-MM-DD` that is a real calendar day (2026-02-30 is rejected). */
+const calendarDay = z.iso.date();
+
+const slug = z.string().min(1).max(512);
+
+/**
+ * The reward rules, SPEC §3: one row per event type. The worker decides the XP; any
+ * `amount`/`xp` a producer puts in `data` is stripped by these schemas and never read.
+ */
+export const rules = {
+  "article.completed": {
+    schema: z.object({ userId: userIdSchema, articleSlug: slug }),
+    xp: 20,
+    keyParts: (data: { userId: string; articleSlug: string }) => [
+      data.userId,
+      data.articleSlug,
+      "article.completed",
+    ],
+    guardTtlSeconds: 90 * DAY_SECONDS,
+  },
+  "article.shared": {
+    schema: z.object({
+      userId: userIdSchema,
+      articleSlug: slug,
+      channel: z.string().min(1).max(64),
+    }),
+    xp: 5,
+    keyParts: (data: { userId: string; articleSlug: string; channel: string }) => [
+      data.userId,
+      data.articleSlug,
+      data.channel,
+      "article.shared",
+    ],
+    guardTtlSeconds: 90 * DAY_SECONDS,
+  },
+  "streak.day": {
+    schema: z.object({ userId: userIdSchema, day: calendarDay }),
+    xp: 10,
+    keyParts: (data: { userId: string; day: string }) => [data.userId, data.day, "streak.day"],
+    guardTtlSeconds: 90 * DAY_SECONDS,
+  },
+  "signup.completed": {
+    schema: z.object({ userId: userIdSchema }),
+    xp: 100,
+    keyParts: (data: { userId: string }) => [data.userId, "signup.completed"],
+    /** Kept forever: a signup is paid once per user, ever. */
+    guardTtlSeconds: undefined,
+  },
+} as const;
+
+export type EventType = keyof typeof rules;
+export type RuleData<T extends EventType> = z.infer<(typeof rules)[T]["schema"]>;
+
+export const eventTypes = Object.keys(rules) as EventType[];
+
+export function isEventType(type: string): type is EventType {
+  return Object.hasOwn(rules, type);
+}

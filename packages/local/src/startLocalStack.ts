@@ -1,0 +1,106 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { LocalStackError } from "./localStackError";
+import { type ProvisionOptions, provision } from "./provision";
+import { startContainers } from "./startContainers";
+import { startDynamo } from "./startDynamo";
+import { type RunningService, startSqs } from "./startSqs";
+
+export interface LocalStackOptions extends ProvisionOptions {
+  region?: string;
+  /** Defaults to process.env: REWARDS_LOCAL and any AWS_ENDPOINT_URL_* already set. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LocalStack {
+  /** Everything a process needs to reach the stack: SPEC §6 names, endpoints, region, dummy credentials. */
+  env: Record<string, string>;
+  endpoints: { sqs: string; dynamodb: string };
+  resources: { tableName: string; queueUrl: string; dlqUrl: string };
+  /** How each service is provided, for the start banner. */
+  backends: { sqs: Backend; dynamodb: Backend };
+  stop(): Promise<void>;
+}
+
+export type Backend = "fauxqs" | "moto" | "localstack-container" | "external";
+
+const external = (endpoint: string): RunningService => ({ endpoint, stop: async () => {} });
+
+async function startServices(env: NodeJS.ProcessEnv) {
+  if (env.REWARDS_LOCAL === "containers") {
+    const localstack = await startContainers();
+    const shared = { endpoint: localstack.endpoint, stop: async () => {} };
+    return {
+      sqs: { service: localstack, backend: "localstack-container" as const },
+      dynamodb: { service: shared, backend: "localstack-container" as const },
+    };
+  }
+  // An endpoint the user already set (a LocalStack of their own, say) is used as it is.
+  const [sqs, dynamodb] = await Promise.allSettled([
+    env.AWS_ENDPOINT_URL_SQS ? external(env.AWS_ENDPOINT_URL_SQS) : startSqs(),
+    env.AWS_ENDPOINT_URL_DYNAMODB ? external(env.AWS_ENDPOINT_URL_DYNAMODB) : startDynamo(),
+  ]);
+  if (sqs.status === "rejected" || dynamodb.status === "rejected") {
+    await Promise.all([sqs, dynamodb].map((s) => (s.status === "fulfilled" ? s.value.stop() : undefined)));
+    throw sqs.status === "rejected" ? sqs.reason : (dynamodb as PromiseRejectedResult).reason;
+  }
+  return {
+    sqs: {
+      service: sqs.value,
+      backend: env.AWS_ENDPOINT_URL_SQS ? ("external" as const) : ("fauxqs" as const),
+    },
+    dynamodb: {
+      service: dynamodb.value,
+      backend: env.AWS_ENDPOINT_URL_DYNAMODB ? ("external" as const) : ("moto" as const),
+    },
+  };
+}
+
+/**
+ * The embedded local AWS (SPEC §8): fauxqs in this process for SQS, the patched moto
+ * server as a child process for DynamoDB, both on loopback ephemeral ports, provisioned
+ * from the same definition as infra/. Several stacks can run side by side.
+ */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const env = options.env ?? process.env;
+  const region = options.region ?? env.AWS_REGION ?? "us-east-1";
+  const services = await startServices(env);
+  const stop = async () => {
+    await Promise.all([services.sqs.service.stop(), services.dynamodb.service.stop()]);
+  };
+  const credentials = { accessKeyId: "test", secretAccessKey: "test" };
+  const sqs = new SQSClient({ region, endpoint: services.sqs.service.endpoint, credentials });
+  const dynamo = new DynamoDBClient({ region, endpoint: services.dynamodb.service.endpoint, credentials });
+  let provisioned: Awaited<ReturnType<typeof provision>>;
+  try {
+    provisioned = await provision(sqs, dynamo, options);
+  } catch (error) {
+    await stop();
+    throw new LocalStackError(
+      "provisioning_failed",
+      `could not create the queues and table: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  } finally {
+    sqs.destroy();
+    dynamo.destroy();
+  }
+  return {
+    env: {
+      AWS_REGION: region,
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_ENDPOINT_URL_SQS: services.sqs.service.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB: services.dynamodb.service.endpoint,
+      TABLE_NAME: provisioned.tableName,
+      QUEUE_URL: provisioned.queueUrl,
+      DLQ_URL: provisioned.dlqUrl,
+    },
+    endpoints: { sqs: services.sqs.service.endpoint, dynamodb: services.dynamodb.service.endpoint },
+    resources: provisioned,
+    backends: { sqs: services.sqs.backend, dynamodb: services.dynamodb.backend },
+    stop,
+  };
+}

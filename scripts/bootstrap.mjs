@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+// Runs before `npm start` and `npm test` (prestart/pretest) on a fresh clone or an old one.
+// Dependency-free on purpose: it is what installs the dependencies.
+//   1. node_modules missing or older than the lockfile/manifests -> `npm ci`
+//   2. moto[server] 5.2.x importable by python3 or .venv/bin/python -> nothing to do;
+//      otherwise create .venv and pip-install it there; if that fails, say what to install.
+import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const MOTO_REQUIREMENT = "moto[server]==5.2.1";
+const STAMP = join(root, "node_modules", ".rewards-install-stamp");
+const MANIFESTS = [
+  "package.json",
+  "package-lock.json",
+  ...["core", "worker", "producer", "local", "cli"].map((p) => `packages/${p}/package.json`),
+];
+
+function fail(message) {
+  process.stderr.write(`\nbootstrap: ${message}\n\n`);
+  process.exit(1);
+}
+
+function say(message) {
+  process.stderr.write(`bootstrap: ${message}\n`);
+}
+
+const [major] = process.versions.node.split(".").map(Number);
+if (major < 20) fail(`Node.js >= 20 is required, this is ${process.version}`);
+
+function manifestsHash() {
+  const hash = createHash("sha256");
+  for (const file of MANIFESTS) {
+    const path = join(root, file);
+    hash.update(file).update(existsSync(path) ? readFileSync(path) : "");
+  }
+  return hash.digest("hex");
+}
+
+function ensureNodeModules() {
+  const wanted = manifestsHash();
+  if (existsSync(STAMP) && readFileSync(STAMP, "utf8") === wanted) return;
+  const command = existsSync(join(root, "package-lock.json")) ? "ci" : "install";
+  say(`node_modules missing or stale: running npm ${command}`);
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const result = spawnSync(npm, [command, "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) fail(`npm ${command} failed (exit ${result.status}); see the output above`);
+  writeFileSync(STAMP, wanted);
+}
+
+const MOTO_PROBE = [
+  "import importlib.metadata as m, sys",
+  "import moto.dynamodb.models, moto.moto_server.werkzeug_app",
+  "v = m.version('moto')",
+  "sys.exit(0 if v.startswith('5.2.') else 4)",
+].join("; ");
+
+function motoWorks(python) {
+  return spawnSync(python, ["-c", MOTO_PROBE], { stdio: "ignore" }).status === 0;
+}
+
+function ensureMoto() {
+  const venvPython = join(root, ".venv", "bin", "python");
+  if (process.env.REWARDS_PYTHON) {
+    if (motoWorks(process.env.REWARDS_PYTHON)) return;
+    fail(
+      `REWARDS_PYTHON=${process.env.REWARDS_PYTHON} cannot import moto 5.2.x; install ${MOTO_REQUIREMENT} into it`,
+    );
+  }
+  if (existsSync(venvPython) && motoWorks(venvPython)) return;
+  if (motoWorks("python3")) return;
+  say(`moto 5.2.x not found: installing ${MOTO_REQUIREMENT} into .venv/`);
+  try {
+    if (!existsSync(venvPython))
+      execFileSync("python3", ["-m", "venv", join(root, ".venv")], { stdio: "inherit" });
+    execFileSync(venvPython, ["-m", "pip", "install", "--quiet", MOTO_REQUIREMENT], { stdio: "inherit" });
+  } catch {
+    // fall through to the message below
+  }
+  if (!motoWorks(venvPython)) {
+    fail(
+      `the local DynamoDB needs Python 3 with ${MOTO_REQUIREMENT}, and it could not be installed.\n` +
+        `Install it yourself (pip install '${MOTO_REQUIREMENT}') and run the command again,\n` +
+        "or point REWARDS_PYTHON at a Python that has it.",
+    );
+  }
+}
+
+ensureNodeModules();
+ensureMoto();
