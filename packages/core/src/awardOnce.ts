@@ -75,7 +75,14 @@ export async function awardOnce(deps: AwardDeps, award: AwardRequest): Promise<A
     await retry(
       async (attempt) => {
         attempts = attempt;
-        await client.send(new TransactWriteCommand(input));
+        // The deadline also bounds the call in flight, so a black-holed endpoint cannot
+        // hold the batch past it (the SDK's own timeouts alone could, retries included).
+        const deadline = deps.retryHooks?.deadline;
+        const abortSignal =
+          deadline !== undefined && Number.isFinite(deadline)
+            ? AbortSignal.timeout(Math.max(1, deadline - Date.now()))
+            : undefined;
+        await client.send(new TransactWriteCommand(input), { abortSignal });
       },
       (error) => classifyError(error) === "retryable",
       deps.retryPolicy ?? DEFAULT_RETRY_POLICY,

@@ -12,7 +12,27 @@ export interface ClientOptions {
   maxAttempts?: number;
 }
 
-type ClientConfig = Pick<Config, "AWS_REGION" | "AWS_ENDPOINT_URL_SQS" | "AWS_ENDPOINT_URL_DYNAMODB">;
+type ClientConfig = Pick<Config, "AWS_REGION"> &
+  Partial<
+    Pick<
+      Config,
+      | "AWS_ENDPOINT_URL_SQS"
+      | "AWS_ENDPOINT_URL_DYNAMODB"
+      | "AWS_ACCESS_KEY_ID"
+      | "AWS_SECRET_ACCESS_KEY"
+      | "AWS_SESSION_TOKEN"
+    >
+  >;
+
+/** Explicit keys when the config has them; otherwise the SDK's default provider chain. */
+function credentials(config: ClientConfig) {
+  if (!config.AWS_ACCESS_KEY_ID || !config.AWS_SECRET_ACCESS_KEY) return undefined;
+  return {
+    accessKeyId: config.AWS_ACCESS_KEY_ID,
+    secretAccessKey: config.AWS_SECRET_ACCESS_KEY,
+    sessionToken: config.AWS_SESSION_TOKEN,
+  };
+}
 
 function requestHandler(options: ClientOptions): NodeHttpHandler {
   return new NodeHttpHandler({
@@ -29,6 +49,7 @@ export function createDynamoClient(
   const client = new DynamoDBClient({
     region: config.AWS_REGION,
     endpoint: config.AWS_ENDPOINT_URL_DYNAMODB,
+    credentials: credentials(config),
     maxAttempts: options.maxAttempts ?? 2,
     requestHandler: requestHandler(options),
   });
@@ -46,6 +67,7 @@ export function createSqsClient(config: ClientConfig, options: ClientOptions = {
   return new SQSClient({
     region: config.AWS_REGION,
     endpoint: config.AWS_ENDPOINT_URL_SQS,
+    credentials: credentials(config),
     maxAttempts: options.maxAttempts ?? 3,
     requestHandler: requestHandler(options),
   });

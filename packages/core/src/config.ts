@@ -10,6 +10,11 @@ export const configSchema = z.object({
   AWS_REGION: z.string().min(1).default("us-east-1"),
   AWS_ENDPOINT_URL_SQS: optionalUrl,
   AWS_ENDPOINT_URL_DYNAMODB: optionalUrl,
+  // The SDK's own credential variables, read here so that a config built from an env
+  // other than process.env (a local stack's, say) carries its credentials with it.
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  AWS_SESSION_TOKEN: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   REWARDS_CONCURRENCY: z.coerce
     .number()

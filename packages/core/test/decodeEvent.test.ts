@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { decodeEvent, parkReason, rules } from "../src";
+
+const DAY = 86_400;
+const event = (type: string, data: unknown, extra: object = {}) =>
+  JSON.stringify({
+    specversion: "1.0",
+    id: "evt-01JDX3",
+    source: "/reader/web",
+    type,
+    time: "2026-11-29T10:00:00Z",
+    datacontenttype: "application/json",
+    data,
+    ...extra,
+  });
+
+describe("decodeEvent", () => {
+  it.each([
+    [
+      "article.completed",
+      { userId: "user123", articleSlug: "idempotent-writes" },
+      20,
+      "user123#idempotent-writes#article.completed",
+      90 * DAY,
+    ],
+    [
+      "article.shared",
+      { userId: "u", articleSlug: "s", channel: "mastodon" },
+      5,
+      "u#s#mastodon#article.shared",
+      90 * DAY,
+    ],
+    ["streak.day", { userId: "u", day: "2026-11-29" }, 10, "u#2026-11-29#streak.day", 90 * DAY],
+    ["signup.completed", { userId: "u" }, 100, "u#signup.completed", undefined],
+  ])("%s pays %#", (type, data, amount, key, ttl) => {
+    expect(decodeEvent(event(type, data))).toEqual({
+      ok: true,
+      award: {
+        intentKey: key,
+        userId: data.userId,
+        type,
+        amount,
+        eventId: "evt-01JDX3",
+        guardTtlSeconds: ttl,
+      },
+    });
+  });
+
+  it("ignores unknown fields and any amount the producer claims", () => {
+    const decoded = decodeEvent(
+      event(
+        "article.completed",
+        { userId: "u", articleSlug: "s", amount: 1_000_000, xp: 5 },
+        { traceparent: "00-abc" },
+      ),
+    );
+    expect(decoded.ok && decoded.award.amount).toBe(rules["article.completed"].xp);
+  });
+
+  it("accepts any Unicode userId up to 256 characters", () => {
+    expect(decodeEvent(event("signup.completed", { userId: "🦊".repeat(256) })).ok).toBe(true);
+    expect(decodeEvent(event("signup.completed", { userId: "用户#%" })).ok).toBe(true);
+  });
+
+  it.each([
+    ["not JSON", "{nope", "invalid_json", /^body is not JSON/],
+    ["a JSON array", "[1]", "invalid_event", /expected object/],
+    [
+      "wrong specversion",
+      event("signup.completed", { userId: "u" }, { specversion: "0.3" }),
+      "invalid_event",
+      /^specversion: /,
+    ],
+    ["missing id", event("signup.completed", { userId: "u" }, { id: undefined }), "invalid_event", /^id: /],
+    [
+      "id of 129 chars",
+      event("signup.completed", { userId: "u" }, { id: "i".repeat(129) }),
+      "invalid_event",
+      /^id: /,
+    ],
+    [
+      "source of 257 chars",
+      event("signup.completed", { userId: "u" }, { source: "s".repeat(257) }),
+      "invalid_event",
+      /^source: /,
+    ],
+    [
+      "time not RFC 3339",
+      event("signup.completed", { userId: "u" }, { time: "yesterday" }),
+      "invalid_event",
+      /^time: /,
+    ],
+    ["data not an object", event("signup.completed", "u"), "invalid_event", /^data: /],
+    [
+      "unknown type",
+      event("article.liked", { userId: "u" }),
+      "unknown_type",
+      /no reward rule for type "article.liked"/,
+    ],
+    ["empty userId", event("signup.completed", { userId: "" }), "invalid_event", /^data\.userId: /],
+    [
+      "userId of 257 characters",
+      event("signup.completed", { userId: "🦊".repeat(257) }),
+      "invalid_event",
+      /^data\.userId: /,
+    ],
+    [
+      "missing articleSlug",
+      event("article.completed", { userId: "u" }),
+      "invalid_event",
+      /^data\.articleSlug: /,
+    ],
+    [
+      "slug of 513 chars",
+      event("article.completed", { userId: "u", articleSlug: "s".repeat(513) }),
+      "invalid_event",
+      /^data\.articleSlug: /,
+    ],
+    [
+      "channel of 65 chars",
+      event("article.shared", { userId: "u", articleSlug: "s", channel: "c".repeat(65) }),
+      "invalid_event",
+      /^data\.channel: /,
+    ],
+    [
+      "day not a date",
+      event("streak.day", { userId: "u", day: "29/11/2026" }),
+      "invalid_event",
+      /^data\.day: /,
+    ],
+    [
+      "day not a calendar day",
+      event("streak.day", { userId: "u", day: "2026-02-30" }),
+      "invalid_event",
+      /^data\.day: /,
+    ],
+  ])("parks %s", (_label, body, code, reason) => {
+    const decoded = decodeEvent(body);
+    expect(decoded.ok).toBe(false);
+    if (decoded.ok) return;
+    expect(decoded.park.code).toBe(code);
+    expect(decoded.park.reason).toMatch(reason);
+  });
+
+  it("clips reasons to 1,000 characters", () => {
+    const reason = parkReason("invalid_event", "é".repeat(5000)).reason;
+    expect([...reason].length).toBe(1000);
+    expect(reason.endsWith("…")).toBe(true);
+    expect(parkReason("invalid_event", "short").reason).toBe("short");
+  });
+});

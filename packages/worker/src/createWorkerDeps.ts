@@ -1,0 +1,26 @@
+import { createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
+import type { WorkerDeps } from "./workerDeps";
+
+/** The worker's dependencies from SPEC §6 variables; throws ConfigError naming every bad one. */
+export function createWorkerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDeps {
+  const config = loadConfig(env, ["TABLE_NAME"]);
+  return {
+    tableName: config.TABLE_NAME,
+    dlqUrl: config.DLQ_URL,
+    concurrency: config.REWARDS_CONCURRENCY,
+    dynamo: createDynamoClient(config),
+    sqs: createSqsClient(config),
+    logger: createLogger({ level: config.LOG_LEVEL, name: "rewards-worker" }),
+  };
+}
+
+/** The variables createWorkerDeps reads: when one changes, the dependencies are rebuilt. */
+export const WORKER_ENV = [
+  "TABLE_NAME",
+  "DLQ_URL",
+  "REWARDS_CONCURRENCY",
+  "LOG_LEVEL",
+  "AWS_REGION",
+  "AWS_ENDPOINT_URL_SQS",
+  "AWS_ENDPOINT_URL_DYNAMODB",
+] as const;

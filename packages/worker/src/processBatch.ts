@@ -1,0 +1,91 @@
+import { decodeEvent } from "@rewards/core";
+import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
+import pLimit from "p-limit";
+import { embeddedMetrics } from "./metrics";
+import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
+import { type Lane, planLanes } from "./planBatch";
+import { processMessage } from "./processMessage";
+import { DEFAULT_SAFETY_MARGIN_MS, type WorkerDeps } from "./workerDeps";
+
+export interface BatchResult {
+  response: SQSBatchResponse;
+  results: MessageResult[];
+  counts: Record<Outcome, number>;
+  durationMs: number;
+}
+
+/** A context without a clock (a hand-written test event, say) means no deadline. */
+function remainingMs(context: Partial<Context> | undefined): number {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  return typeof remaining === "number" && Number.isFinite(remaining) ? remaining : Number.POSITIVE_INFINITY;
+}
+
+async function runLane(deps: WorkerDeps, lane: Lane, deadline: number): Promise<MessageResult[]> {
+  const results: MessageResult[] = [];
+  let blocked = false;
+  for (const item of lane.items) {
+    const base = { messageId: item.record.messageId, outcome: "failed" as const, attempts: 0 };
+    if (blocked) {
+      results.push({ ...base, cause: "fifo_blocked" });
+    } else if (Date.now() >= deadline) {
+      results.push({ ...base, cause: "deadline" });
+    } else {
+      const result = await processMessage(deps, item, deadline);
+      results.push(result);
+      blocked = lane.stopOnFailure && result.outcome === "failed";
+    }
+  }
+  return results;
+}
+
+/**
+ * The whole worker: decode, plan lanes, run them with bounded concurrency, report only
+ * `failed` messages to SQS. It never throws for a per-message problem; if something
+ * unforeseen breaks the batch itself, every message is reported failed (redelivered),
+ * never dropped.
+ */
+export async function processBatch(
+  deps: WorkerDeps,
+  event: SQSEvent,
+  context?: Partial<Context>,
+): Promise<BatchResult> {
+  const started = Date.now();
+  const records = event.Records ?? [];
+  const deadline = started + remainingMs(context) - (deps.safetyMarginMs ?? DEFAULT_SAFETY_MARGIN_MS);
+  let results: MessageResult[];
+  try {
+    const limit = pLimit(deps.concurrency);
+    const lanes = planLanes(records, decodeEvent);
+    results = (await Promise.all(lanes.map((lane) => limit(() => runLane(deps, lane, deadline))))).flat();
+  } catch (error) {
+    deps.logger.error({ err: error }, "batch failed unexpectedly; every message will be redelivered");
+    results = records.map((record) => ({
+      messageId: record.messageId,
+      outcome: "failed",
+      attempts: 0,
+      cause: "unexpected",
+    }));
+  }
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const result of results) {
+    counts[result.outcome]++;
+    deps.logger.debug(result, "message");
+  }
+  const durationMs = Date.now() - started;
+  deps.logger.info({ size: records.length, ...counts, durationMs }, "batch");
+  (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
+    embeddedMetrics(counts, durationMs, started),
+  );
+  // Reported in input order, which also keeps FIFO's "first failure first" for SQS.
+  const failed = new Set(results.filter((r) => r.outcome === "failed").map((r) => r.messageId));
+  return {
+    response: {
+      batchItemFailures: records
+        .filter((record) => failed.has(record.messageId))
+        .map((record) => ({ itemIdentifier: record.messageId })),
+    },
+    results,
+    counts,
+    durationMs,
+  };
+}

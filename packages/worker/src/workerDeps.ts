@@ -1,0 +1,22 @@
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Logger, RetryPolicy } from "@rewards/core";
+
+export interface WorkerDeps {
+  tableName: string;
+  /** Unset: messages that belong in the DLQ are `failed`, and the redrive policy moves them. */
+  dlqUrl?: string | undefined;
+  /** User lanes processed at once within a batch (REWARDS_CONCURRENCY). */
+  concurrency: number;
+  dynamo: DynamoDBDocumentClient;
+  sqs: SQSClient;
+  logger: Logger;
+  now?: () => Date;
+  retryPolicy?: RetryPolicy;
+  /** No new message starts when the invocation has less than this left. */
+  safetyMarginMs?: number;
+  /** Where the per-batch EMF line goes; stdout (CloudWatch Logs) by default. */
+  emitMetrics?: (line: string) => void;
+}
+
+export const DEFAULT_SAFETY_MARGIN_MS = 5000;
