@@ -1,20 +1,16 @@
 import type { z } from "zod";
 import type { Award } from "./award";
-import { envelopeSchema } from "./envelope";
+import { type Envelope, envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { type ParkReason, parkReason } from "./parkReason";
+
 import { type EventType, isEventType, rules } from "./rules";
 
 export type Decoded = { ok: true; award: Award } | { ok: false; park: ParkReason };
 
-/** `data.userId: Too small; type: Invalid input` — zod issues as paths a person can act on. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .map((issue) => {
-      const path = issue.path.map(String).join(".");
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join("; ");
+/** `data.userId: Too small; type: Invalid input` — issues as paths a person can act on. */
+export function describeIssues(issues: readonly EventIssue[]): string {
+  return issues.map(({ path, message }) => (path ? `${path}: ${message}` : message)).join("; ");
 }
 
 /**
@@ -31,23 +27,60 @@ export function decodeEvent(body: string): Decoded {
       park: parkReason("invalid_json", `body is not JSON: ${(error as Error).message}`),
     };
   }
-  const envelope = envelopeSchema.safeParse(json);
+  const validated = validateEvent(json);
+  if (!validated.ok) {
+    return { ok: false, park: parkReason(validated.code, describeIssues(validated.issues)) };
+  }
+  return { ok: true, award: validated.award };
+}
+
+export interface EventIssue {
+  /** Dotted path into the event, `data.userId`; empty for the event itself. */
+  path: string;
+  message: string;
+}
+
+export type Validated =
+  | { ok: true; event: Envelope; award: Award }
+  | { ok: false; code: "invalid_event" | "unknown_type"; issues: EventIssue[] };
+
+function toIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): EventIssue[] {
+  return issues.map((issue) => ({
+    path: [...prefix, ...issue.path].map(String).join("."),
+    message: issue.message,
+  }));
+}
+
+/**
+ * The one validation producers and the worker share: the envelope, a known type, and
+ * that type's data. A value that passes here is paid when it reaches the worker.
+ */
+export function validateEvent(value: unknown): Validated {
+  const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) {
-    return { ok: false, park: parkReason("invalid_event", describeIssues(envelope.error.issues)) };
+    return { ok: false, code: "invalid_event", issues: toIssues(envelope.error.issues) };
   }
   const { type, data, id } = envelope.data;
   if (!isEventType(type)) {
-    return { ok: false, park: parkReason("unknown_type", `no reward rule for type "${type}"`) };
+    return {
+      ok: false,
+      code: "unknown_type",
+      issues: [{ path: "type", message: `no reward rule for type "${type}"` }],
+    };
   }
-  return decodeData(type, data, id);
+  const decoded = decodeData(type, data, id);
+  return decoded.ok ? { ok: true, event: envelope.data, award: decoded.award } : decoded;
 }
 
-function decodeData(type: EventType, data: unknown, eventId: string): Decoded {
+function decodeData(
+  type: EventType,
+  data: unknown,
+  eventId: string,
+): { ok: true; award: Award } | { ok: false; code: "invalid_event"; issues: EventIssue[] } {
   const rule = rules[type];
   const parsed = rule.schema.safeParse(data);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => ({ ...issue, path: ["data", ...issue.path] }));
-    return { ok: false, park: parkReason("invalid_event", describeIssues(issues)) };
+    return { ok: false, code: "invalid_event", issues: toIssues(parsed.error.issues, ["data"]) };
   }
   // The schema for `type` validated this data, so the rule's key parts accept it.
   const keyParts = (rule.keyParts as (data: unknown) => string[])(parsed.data);

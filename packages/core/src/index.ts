@@ -16,7 +16,14 @@ export {
   configSchema,
   loadConfig,
 } from "./config";
-export { type Decoded, decodeEvent, describeIssues } from "./decodeEvent";
+export {
+  type Decoded,
+  decodeEvent,
+  describeIssues,
+  type EventIssue,
+  type Validated,
+  validateEvent,
+} from "./decodeEvent";
 export { type Envelope, envelopeSchema, userIdSchema } from "./envelope";
 export {
   epochSeconds,
