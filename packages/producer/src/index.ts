@@ -8,6 +8,6 @@
  * ]);
  * ```
  */
-export { chunkEntries, entryBytes, MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES } from "./batchEntries";
+export { chunkEntries, type Entry, entryBytes, MAX_BATCH_ENTRIES, MAX_PAYLOAD_BYTES } from "./batchEntries";
 export { createEventBuilders, type EventBuilders, newEventId, type RewardEvent } from "./eventBuilders";
 export { createPublisher, type Publisher, type PublisherOptions, type PublishResult } from "./publisher";

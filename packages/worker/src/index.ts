@@ -1,9 +1,12 @@
+export { type Acknowledgement, acknowledge } from "./batchResponse";
 export { createWorkerDeps } from "./createWorkerDeps";
 export { buildDlqMessage, MAX_MESSAGE_ATTRIBUTES, PARK_ATTRIBUTES, toSdkAttributes } from "./dlqMessage";
 export { handler } from "./handler";
+export { toLambdaRecord } from "./lambdaRecord";
 export { embeddedMetrics, METRICS_NAMESPACE } from "./metrics";
 export type { FailureCause, MessageResult, Outcome } from "./outcome";
 export { OUTCOMES } from "./outcome";
 export { isFifoSource, type Lane, planLanes, type WorkItem } from "./planBatch";
+export { type BatchHandler, type BatchSummary, type Poller, type PollerOptions, startPoller } from "./poller";
 export { type BatchResult, processBatch } from "./processBatch";
 export { DEFAULT_SAFETY_MARGIN_MS, type WorkerDeps } from "./workerDeps";

@@ -1,0 +1,72 @@
+import type { Command } from "commander";
+import { CliError } from "../cliError";
+import { clientsFor, commandConfig } from "../environment";
+import { writeExpectation } from "../expectations";
+import { integer, rate, ratio } from "../options";
+import { printJson, printPairs } from "../output";
+import { progressBar } from "../progress";
+import { generateTraffic } from "../traffic/generateTraffic";
+import { sendTraffic } from "../traffic/sendTraffic";
+
+interface LoadOptions {
+  events: number;
+  users: number;
+  duplicates: number;
+  invalid: number;
+  seed: number;
+  rate?: number;
+  expect?: string;
+  json?: boolean;
+}
+
+export function registerLoad(program: Command): void {
+  program
+    .command("load")
+    .description("send reproducible synthetic traffic (all four types, duplicates, poison) to QUEUE_URL")
+    .option("--events <n>", "messages to send", integer(1), 1000)
+    .option("--users <n>", "distinct users", integer(1), 100)
+    .option("--duplicates <ratio>", "share repeating an earlier intent", ratio, 0.25)
+    .option("--invalid <ratio>", "share of poison messages", ratio, 0.02)
+    .option("--seed <n>", "seed: the same seed sends the same traffic", integer(0), 1)
+    .option("--rate <n/s>", "at most this many messages per second", rate)
+    .option("--expect <file>", "write each user's expected XP here, for rewards verify")
+    .option("--json", "print JSON")
+    .action(async (options: LoadOptions) => {
+      if (options.duplicates + options.invalid > 1)
+        throw new CliError("--duplicates plus --invalid must not exceed 1", 2);
+      const config = commandConfig("QUEUE_URL");
+      const traffic = generateTraffic(options);
+      if (options.expect) {
+        await writeExpectation(options.expect, {
+          seed: options.seed,
+          events: options.events,
+          uniqueIntents: traffic.uniqueIntents,
+          users: traffic.expectedXp,
+        });
+      }
+      const bar = progressBar("load", traffic.messages.length);
+      const started = Date.now();
+      const report = await sendTraffic(traffic.messages, {
+        sqs: clientsFor(config).sqs,
+        queueUrl: config.QUEUE_URL,
+        rate: options.rate,
+        onProgress: (done) => bar.update(done),
+      });
+      bar.stop();
+      const seconds = (Date.now() - started) / 1000;
+      const summary = {
+        sent: report.sent,
+        failed: report.failed.length,
+        unique: traffic.counts.unique,
+        duplicates: traffic.counts.duplicate,
+        invalid: traffic.counts.invalid,
+        users: Object.keys(traffic.expectedXp).length,
+        expectedXp: Object.values(traffic.expectedXp).reduce((a, b) => a + b, 0),
+        seconds: Number(seconds.toFixed(2)),
+        eventsPerSecond: Math.round(report.sent / Math.max(seconds, 0.001)),
+      };
+      if (options.json) printJson({ ...summary, failures: report.failed });
+      else printPairs(summary);
+      if (report.failed.length > 0) process.exitCode = 1;
+    });
+}

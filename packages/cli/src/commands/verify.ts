@@ -1,0 +1,34 @@
+import type { Command } from "commander";
+import { clientsFor, commandConfig } from "../environment";
+import { readExpectation } from "../expectations";
+import { printJson, printTable } from "../output";
+import { compareXp } from "../profiles";
+
+export function registerVerify(program: Command): void {
+  program
+    .command("verify")
+    .description(
+      "compare every user's XP with the totals `rewards load --expect FILE` wrote; exit 1 on any mismatch",
+    )
+    .requiredOption("--expect <file>", "expectation file written by rewards load")
+    .option("--json", "print JSON")
+    .action(async (options: { expect: string; json?: boolean }) => {
+      const expectation = await readExpectation(options.expect);
+      const config = commandConfig("TABLE_NAME");
+      const { dynamo } = clientsFor(config);
+      const report = await compareXp(dynamo, config.TABLE_NAME, expectation.users);
+      if (options.json) printJson({ ok: report.mismatches.length === 0, ...report });
+      else {
+        if (report.mismatches.length > 0)
+          printTable(
+            report.mismatches.map((m) => ({ ...m })),
+            ["userId", "expected", "actual"],
+          );
+        process.stdout.write(
+          `${report.users} users, expected ${report.expectedTotal} XP, found ${report.actualTotal} XP: ` +
+            `${report.mismatches.length === 0 ? "all match" : `${report.mismatches.length} mismatch(es)`}\n`,
+        );
+      }
+      if (report.mismatches.length > 0) process.exitCode = 1;
+    });
+}

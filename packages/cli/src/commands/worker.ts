@@ -1,0 +1,69 @@
+import { createSqsClient } from "@rewards/core";
+import { handler, startPoller } from "@rewards/worker";
+import type { Command } from "commander";
+import { commandConfig } from "../environment";
+import { integer } from "../options";
+import { printJson, printPairs } from "../output";
+import { cliLogger } from "../stdErrLogger";
+import { untilSignal } from "../untilSignal";
+import { WorkerStats } from "../workerStats";
+
+export interface PollerCliOptions {
+  pollers: number;
+  batchSize: number;
+  wait: number;
+  window: number;
+  timeout: number;
+}
+
+export function addPollerOptions(command: Command): Command {
+  return command
+    .option("--pollers <n>", "concurrent receive loops", integer(1, 100), 2)
+    .option("--batch-size <n>", "messages per invocation", integer(1, 10), 10)
+    .option("--wait <seconds>", "long-poll wait per receive", integer(0, 20), 20)
+    .option("--window <ms>", "batch window: keep gathering messages this long", integer(0, 300_000), 0)
+    .option("--timeout <seconds>", "per-invocation timeout", integer(1, 900), 30);
+}
+
+export function pollerSettings(options: PollerCliOptions) {
+  return {
+    pollers: options.pollers,
+    batchSize: options.batchSize,
+    waitTimeSeconds: options.wait,
+    batchWindowMs: options.window,
+    timeoutMs: options.timeout * 1000,
+  };
+}
+
+export function registerWorker(program: Command): void {
+  addPollerOptions(
+    program
+      .command("worker")
+      .description(
+        "run the Lambda handler against QUEUE_URL with Lambda's SQS semantics, until SIGINT/SIGTERM",
+      ),
+  )
+    .option("--json", "print the final statistics as JSON")
+    .action(async (options: PollerCliOptions & { json?: boolean }) => {
+      const config = commandConfig("QUEUE_URL", "TABLE_NAME");
+      const logger = cliLogger("rewards-poller", config.LOG_LEVEL);
+      const stats = new WorkerStats();
+      const poller = await startPoller({
+        sqs: createSqsClient(config, { requestTimeoutMs: (options.wait + 10) * 1000 }),
+        queueUrl: config.QUEUE_URL,
+        handler,
+        logger,
+        ...pollerSettings(options),
+        onBatch: (summary) => stats.recordBatch(summary),
+      });
+      logger.info({ queueUrl: config.QUEUE_URL, pollers: options.pollers }, "polling; Ctrl-C to stop");
+      await Promise.race([
+        untilSignal((signal) => logger.info({ signal }, "stopping: finishing in-flight batches")),
+        poller.done,
+      ]);
+      await poller.stop();
+      const summary = { batches: stats.batches, messages: stats.messages, redelivered: stats.redelivered };
+      if (options.json) printJson(summary);
+      else printPairs(summary);
+    });
+}

@@ -1,0 +1,25 @@
+import type { BatchResult, BatchSummary, Outcome } from "@rewards/worker";
+
+/** Running totals over a poller's batches, for summaries. */
+export class WorkerStats {
+  readonly outcomes: Record<Outcome, number> = { awarded: 0, duplicate: 0, parked: 0, failed: 0 };
+  batches = 0;
+  messages = 0;
+  /** Deliveries of a message SQS had delivered before (ApproximateReceiveCount > 1). */
+  redelivered = 0;
+  wholeBatchFailures = 0;
+
+  recordResult(result: BatchResult): void {
+    for (const outcome of Object.keys(this.outcomes) as Outcome[])
+      this.outcomes[outcome] += result.counts[outcome];
+  }
+
+  recordBatch(summary: BatchSummary): void {
+    this.batches++;
+    this.messages += summary.records.length;
+    this.redelivered += summary.records.filter(
+      (r) => Number(r.attributes.ApproximateReceiveCount) > 1,
+    ).length;
+    if (summary.wholeBatchFailure) this.wholeBatchFailures++;
+  }
+}

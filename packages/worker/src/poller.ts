@@ -1,0 +1,218 @@
+import { randomUUID } from "node:crypto";
+import {
+  DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from "@aws-sdk/client-sqs";
+import { describeError, type Logger, retry } from "@rewards/core";
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
+import { acknowledge } from "./batchResponse";
+import { toLambdaRecord } from "./lambdaRecord";
+
+// biome-ignore lint/suspicious/noConfusingVoidType: a Lambda handler may legitimately return nothing
+export type BatchHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface PollerOptions {
+  sqs: SQSClient;
+  queueUrl: string;
+  handler: BatchHandler;
+  logger: Logger;
+  region?: string;
+  /** Concurrent receive loops, like Lambda's pollers (default 2). */
+  pollers?: number;
+  /** Messages per batch, at most 10 (default 10). */
+  batchSize?: number;
+  /** Long-poll wait per receive, 0–20 s (default 20). */
+  waitTimeSeconds?: number;
+  /** Keep gathering up to batchSize for this long before invoking (default 0). */
+  batchWindowMs?: number;
+  /** Per-invocation timeout; the handler sees it through getRemainingTimeInMillis (default 30 s). */
+  timeoutMs?: number;
+  /** Called after each batch, for progress and statistics. */
+  onBatch?: (summary: BatchSummary) => void;
+}
+
+export interface BatchSummary {
+  records: SQSRecord[];
+  acknowledged: number;
+  failed: number;
+  /** Set when the whole batch counted as failed: handler threw, timed out or answered nonsense. */
+  wholeBatchFailure?: string;
+  /** Acknowledged messages whose delete still failed after retries (they come back as duplicates). */
+  notDeleted: number;
+  durationMs: number;
+}
+
+export interface Poller {
+  /** Stops receiving, lets in-flight batches finish and delete, then resolves. */
+  stop(): Promise<void>;
+  /** Resolves when every loop has ended (after stop, or on a fatal error). */
+  done: Promise<void>;
+}
+
+class InvocationTimeout extends Error {
+  override readonly name = "InvocationTimeout";
+}
+
+function lambdaContext(timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: "rewards-worker-local",
+    functionVersion: "$LATEST",
+    invokedFunctionArn: "arn:aws:lambda:local:000000000000:function:rewards-worker-local",
+    memoryLimitInMB: "512",
+    awsRequestId: randomUUID(),
+    logGroupName: "local",
+    logStreamName: "local",
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => {},
+    fail: () => {},
+    succeed: () => {},
+  };
+}
+
+/** Runs the handler as Lambda would: a thrown error or a timeout fails the whole batch. */
+async function invoke(handler: BatchHandler, event: SQSEvent, timeoutMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new InvocationTimeout(`handler ran past ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([handler(event, lambdaContext(timeoutMs)), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A local SQS event source mapping with Lambda's semantics (see the README): long polling,
+ * an optional batch window, N pollers, a per-invocation timeout, partial batch responses,
+ * and a graceful stop that loses nothing and acknowledges nothing twice.
+ */
+export async function startPoller(options: PollerOptions): Promise<Poller> {
+  const { sqs, queueUrl, handler, logger } = options;
+  const batchSize = Math.min(10, Math.max(1, options.batchSize ?? 10));
+  const waitTimeSeconds = options.waitTimeSeconds ?? 20;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const region = options.region ?? (await sqs.config.region());
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }),
+  );
+  const queueArn = Attributes?.QueueArn ?? `arn:aws:sqs:${region}:000000000000:${queueUrl.split("/").pop()}`;
+  const stopping = new AbortController();
+
+  async function receive(max: number, waitSeconds: number): Promise<Message[]> {
+    try {
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: max,
+          WaitTimeSeconds: waitSeconds,
+          MessageSystemAttributeNames: ["All"],
+          MessageAttributeNames: ["All"],
+        }),
+        { abortSignal: stopping.signal },
+      );
+      return Messages;
+    } catch (error) {
+      // A receive aborted by stop() may have taken messages: they reappear after their
+      // visibility timeout, unacknowledged, so nothing is lost.
+      if (stopping.signal.aborted) return [];
+      throw error;
+    }
+  }
+
+  async function gather(): Promise<Message[]> {
+    const messages = await receive(batchSize, waitTimeSeconds);
+    const windowMs = options.batchWindowMs ?? 0;
+    if (messages.length === 0 || windowMs <= 0) return messages;
+    const until = Date.now() + windowMs;
+    while (messages.length < batchSize && Date.now() < until && !stopping.signal.aborted) {
+      const waitSeconds = Math.min(20, Math.max(0, Math.floor((until - Date.now()) / 1000)));
+      messages.push(...(await receive(batchSize - messages.length, waitSeconds)));
+    }
+    return messages;
+  }
+
+  async function deleteAll(records: SQSRecord[]): Promise<number> {
+    let pending = records;
+    for (let start = 0; start < records.length; start += 10) {
+      pending = records.slice(start, start + 10);
+      try {
+        await retry(
+          async () => {
+            const { Failed = [] } = await sqs.send(
+              new DeleteMessageBatchCommand({
+                QueueUrl: queueUrl,
+                Entries: pending.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })),
+              }),
+            );
+            pending = Failed.filter((f) => !f.SenderFault).map((f) => pending[Number(f.Id)] as SQSRecord);
+            if (pending.length > 0) throw new Error(`${pending.length} deletes failed`);
+          },
+          () => true,
+        );
+      } catch (error) {
+        logger.warn(
+          { err: describeError(error), count: pending.length },
+          "acknowledged messages not deleted",
+        );
+        return pending.length;
+      }
+    }
+    return 0;
+  }
+
+  async function runBatch(messages: Message[]): Promise<void> {
+    const started = Date.now();
+    const records = messages.map((message) => toLambdaRecord(message, queueArn, region));
+    let verdict: ReturnType<typeof acknowledge>;
+    try {
+      verdict = acknowledge(records, await invoke(handler, { Records: records }, timeoutMs));
+    } catch (error) {
+      verdict = { wholeBatchFailed: true, reason: describeError(error) };
+    }
+    if (verdict.wholeBatchFailed) {
+      logger.warn(
+        { size: records.length, reason: verdict.reason },
+        "whole batch failed; SQS will redeliver it",
+      );
+    }
+    const notDeleted = verdict.wholeBatchFailed ? 0 : await deleteAll(verdict.acknowledged);
+    options.onBatch?.({
+      records,
+      acknowledged: verdict.wholeBatchFailed ? 0 : verdict.acknowledged.length,
+      failed: verdict.wholeBatchFailed ? records.length : verdict.failed.length,
+      ...(verdict.wholeBatchFailed ? { wholeBatchFailure: verdict.reason } : {}),
+      notDeleted,
+      durationMs: Date.now() - started,
+    });
+  }
+
+  async function loop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      let messages: Message[];
+      try {
+        messages = await gather();
+      } catch (error) {
+        logger.error({ err: describeError(error) }, "receive failed; retrying in 1 s");
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        continue;
+      }
+      // A batch already received is always finished, even when stop() came meanwhile.
+      if (messages.length > 0) await runBatch(messages);
+    }
+  }
+
+  const done = Promise.all(Array.from({ length: options.pollers ?? 2 }, loop)).then(() => undefined);
+  return {
+    done,
+    stop: async () => {
+      stopping.abort();
+      await done;
+    },
+  };
+}
