@@ -1,0 +1,44 @@
+import { execFile, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const REWARDS_BIN = fileURLToPath(new URL("../../packages/cli/bin/rewards.js", import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real `rewards` command in a child process, as a user would. */
+export function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [REWARDS_BIN, ...args],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    if (stdin !== undefined) child.stdin?.end(stdin);
+  });
+}
+
+/** Starts `rewards <args>` and leaves it running; the caller signals and awaits it. */
+export function startCli(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [REWARDS_BIN, ...args], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, exited, output: () => ({ stdout, stderr }) };
+}
