@@ -216,6 +216,10 @@ describe("the batch worker against the local stack", () => {
     const { response, results } = await run(
       [completed(user, "a"), completed(user, "b")],
       lambdaContext(4000),
+      {
+        ...deps,
+        safetyMarginMs: 5000,
+      },
     );
     expect(results.map((r) => r.cause)).toEqual(["deadline", "deadline"]);
     expect(response.batchItemFailures).toHaveLength(2);

@@ -51,7 +51,10 @@ export async function processBatch(
 ): Promise<BatchResult> {
   const started = Date.now();
   const records = event.Records ?? [];
-  const deadline = started + remainingMs(context) - (deps.safetyMarginMs ?? DEFAULT_SAFETY_MARGIN_MS);
+  const remaining = remainingMs(context);
+  // A quarter of a short budget at most, so a small timeout still lets work start.
+  const margin = deps.safetyMarginMs ?? Math.min(DEFAULT_SAFETY_MARGIN_MS, remaining / 4);
+  const deadline = started + remaining - margin;
   let results: MessageResult[];
   try {
     const limit = pLimit(deps.concurrency);

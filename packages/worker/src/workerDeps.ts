@@ -13,7 +13,7 @@ export interface WorkerDeps {
   logger: Logger;
   now?: () => Date;
   retryPolicy?: RetryPolicy;
-  /** No new message starts when the invocation has less than this left. */
+  /** No new message starts when the invocation has less than this left (default: 5 s, or a quarter of a shorter timeout). */
   safetyMarginMs?: number;
   /** Where the per-batch EMF line goes; stdout (CloudWatch Logs) by default. */
   emitMetrics?: (line: string) => void;

@@ -3,7 +3,7 @@ import { handler, startPoller } from "@rewards/worker";
 import type { Command } from "commander";
 import { commandConfig } from "../environment";
 import { integer } from "../options";
-import { printJson, printPairs } from "../output";
+import { printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
 import { WorkerStats } from "../workerStats";
@@ -63,7 +63,8 @@ export function registerWorker(program: Command): void {
       ]);
       await poller.stop();
       const summary = { batches: stats.batches, messages: stats.messages, redelivered: stats.redelivered };
-      if (options.json) printJson(summary);
+      // One line: stdout also carries the handler's EMF metric lines, so the summary is the last line.
+      if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       else printPairs(summary);
     });
 }

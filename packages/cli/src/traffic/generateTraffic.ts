@@ -41,7 +41,12 @@ export function generateTraffic(options: TrafficOptions): Traffic {
   const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const epoch = options.epoch ?? new Date("2026-11-29T00:00:00.000Z");
-  const users = Array.from({ length: options.users }, (_, i) => `user-${String(i).padStart(4, "0")}`);
+  // The seed is part of the user id, so runs with different seeds never share a profile
+  // and each can be verified on its own; rerunning one seed only replays its intents.
+  const users = Array.from(
+    { length: options.users },
+    (_, i) => `load-${options.seed}-user-${String(i).padStart(4, "0")}`,
+  );
   const signedUp = new Set<string>();
   const emitted: Array<{ type: EventType; data: Record<string, string> }> = [];
   const expectedXp: Record<string, number> = {};

@@ -1,0 +1,141 @@
+import { setTimeout as delay } from "node:timers/promises";
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { createDynamoClient, createSqsClient } from "@rewards/core";
+import { type LocalStack, startLocalStack } from "@rewards/local";
+import { createWorkerDeps, processBatch, startPoller, type WorkerDeps } from "@rewards/worker";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { installFaultSwitch } from "../packages/cli/src/demo/faultSwitch";
+import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
+import { queueCounts } from "../packages/cli/src/dlq/operations";
+import { compareXp } from "../packages/cli/src/profiles";
+import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
+import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
+import { WorkerStats } from "../packages/cli/src/workerStats";
+import { startCli } from "./support/cli";
+import { completed } from "./support/events";
+import { drain } from "./support/queues";
+
+let stack: LocalStack;
+let sqs: SQSClient;
+let dynamo: DynamoDBDocumentClient;
+const logger = pino({ level: "silent" });
+
+beforeAll(async () => {
+  stack = await startLocalStack({ visibilityTimeoutSeconds: 1 });
+  sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 });
+  dynamo = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
+});
+
+afterEach(async () => {
+  await delay(1200); // let long polls aborted by stop() expire (see poller.test.ts)
+  await drain(sqs, stack.resources.queueUrl);
+  await drain(sqs, stack.resources.dlqUrl);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+function workerDeps(overrides: Partial<WorkerDeps> = {}): WorkerDeps {
+  return { ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }), emitMetrics: () => {}, ...overrides };
+}
+
+/** The poller driving the real handler code until the queue drains. */
+async function processUntilDrained(deps: WorkerDeps, timeoutMs = 30_000) {
+  const stats = new WorkerStats();
+  const poller = await startPoller({
+    sqs,
+    queueUrl: stack.resources.queueUrl,
+    logger,
+    waitTimeSeconds: 1,
+    timeoutMs: 900,
+    handler: async (event, context) => {
+      const result = await processBatch(deps, event, context);
+      stats.recordResult(result);
+      return result.response;
+    },
+    onBatch: (summary) => stats.recordBatch(summary),
+  });
+  const drained = await waitForDrain(sqs, stack.resources.queueUrl, timeoutMs);
+  await poller.stop();
+  return { stats, drained };
+}
+
+describe("end to end: publish → queue → poller → handler → table", () => {
+  it("pays exact totals under duplicates and poison", async () => {
+    const traffic = generateTraffic({ events: 400, users: 25, duplicates: 0.3, invalid: 0.03, seed: 7 });
+    const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
+    expect(sent).toEqual({ sent: 400, failed: [] });
+    const { stats, drained } = await processUntilDrained(workerDeps());
+    expect(drained).toBe(true);
+    expect(stats.outcomes).toEqual({
+      awarded: traffic.uniqueIntents,
+      duplicate: traffic.counts.duplicate,
+      parked: traffic.counts.invalid,
+      failed: 0,
+    });
+    expect((await compareXp(dynamo, stack.resources.tableName, traffic.expectedXp)).mismatches).toEqual([]);
+    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(traffic.counts.invalid);
+  });
+
+  it("a transient failure is redelivered by SQS and then awarded once", async () => {
+    const faulty = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
+    let calls = 0;
+    installFaultSwitch(faulty, 1, () => (calls++ < 1 ? 0 : 1)); // the first transaction fails, no later one
+    const deps = workerDeps({
+      dynamo: faulty,
+      retryPolicy: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxElapsedMs: 1 },
+    });
+    await sendTraffic(
+      [{ kind: "unique", type: "article.completed", body: completed("redelivered-user", "a") }],
+      {
+        sqs,
+        queueUrl: stack.resources.queueUrl,
+      },
+    );
+    const { stats } = await processUntilDrained(deps);
+    expect(stats.outcomes).toEqual({ awarded: 1, duplicate: 0, parked: 0, failed: 1 });
+    expect(stats.redelivered).toBe(1);
+    expect(await compareXp(dynamo, stack.resources.tableName, { "redelivered-user": 20 })).toMatchObject({
+      mismatches: [],
+    });
+  });
+
+  it("without DLQ_URL a poison message reaches the DLQ through the redrive policy after 5 receives", async () => {
+    await sendTraffic([{ kind: "invalid", body: "{poison" }], { sqs, queueUrl: stack.resources.queueUrl });
+    const { stats } = await processUntilDrained(workerDeps({ dlqUrl: undefined }));
+    expect(stats.outcomes.failed).toBe(5);
+    expect(stats.messages).toBe(5);
+    const [redriven] = await drain(sqs, stack.resources.dlqUrl);
+    expect(redriven?.Body).toBe("{poison");
+    expect(Object.keys(redriven?.MessageAttributes ?? {})).toEqual([]);
+  });
+
+  it("a worker process stopped with SIGTERM halfway and restarted ends with exact totals and an empty queue", async () => {
+    const traffic = generateTraffic({ events: 1500, users: 40, duplicates: 0.25, invalid: 0.02, seed: 11 });
+    await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
+    const env = { ...stack.env, LOG_LEVEL: "warn" };
+    const args = ["worker", "--wait", "1", "--timeout", "5", "--json"];
+
+    const first = startCli(args, env);
+    while ((await queueCounts(sqs, stack.resources.queueUrl)).visible > 1000) await delay(50);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    const firstStats = JSON.parse(first.output().stdout.trim().split("\n").at(-1) ?? "") as {
+      messages: number;
+    };
+    expect(firstStats.messages).toBeGreaterThan(0);
+    expect(firstStats.messages).toBeLessThan(1500);
+
+    const second = startCli(args, env);
+    expect(await waitForDrain(sqs, stack.resources.queueUrl, 60_000)).toBe(true);
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
+
+    expect((await compareXp(dynamo, stack.resources.tableName, traffic.expectedXp)).mismatches).toEqual([]);
+    expect(await queueCounts(sqs, stack.resources.queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(traffic.counts.invalid);
+  }, 90_000);
+});
