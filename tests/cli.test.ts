@@ -1,0 +1,229 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
+import { type LocalStack, startLocalStack } from "@rewards/local";
+import { createWorkerDeps, processBatch, startPoller } from "@rewards/worker";
+import pino from "pino";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
+import { queueCounts } from "../packages/cli/src/dlq/operations";
+import { runCli } from "./support/cli";
+import { completed, eventBody, signup } from "./support/events";
+import { drain } from "./support/queues";
+
+let stack: LocalStack;
+let sqs: SQSClient;
+let dynamo: DynamoDBDocumentClient;
+let dir: string;
+
+beforeAll(async () => {
+  stack = await startLocalStack({ visibilityTimeoutSeconds: 1 });
+  sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" });
+  dynamo = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
+  dir = await mkdtemp(join(tmpdir(), "rewards-cli-"));
+});
+
+afterEach(async () => {
+  await drain(sqs, stack.resources.queueUrl);
+  await drain(sqs, stack.resources.dlqUrl);
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const cli = (args: string[], stdin?: string) => runCli(args, stack.env, stdin);
+
+async function processQueue() {
+  const deps = { ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+  const poller = await startPoller({
+    sqs: createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 }),
+    queueUrl: stack.resources.queueUrl,
+    logger: pino({ level: "silent" }),
+    waitTimeSeconds: 1,
+    handler: async (event, context) => (await processBatch(deps, event, context)).response,
+  });
+  expect(await waitForDrain(sqs, stack.resources.queueUrl, 30_000)).toBe(true);
+  await poller.stop();
+  await delay(1200); // let long polls aborted by stop() expire (see poller.test.ts)
+}
+
+describe("rewards publish", () => {
+  it("reports bad lines by number, still sends the good ones, and exits 1", async () => {
+    const file = join(dir, "events.ndjson");
+    const lines = [
+      completed("cli-pub", "a"),
+      "{not json",
+      "",
+      eventBody("signup.completed", { userId: "" }),
+      signup("cli-pub"),
+    ];
+    await writeFile(file, `${lines.join("\n")}\n`);
+    const run = await cli(["publish", file, "--json"]);
+    expect(run.code).toBe(1);
+    const output = JSON.parse(run.stdout) as {
+      published: number;
+      failed: number;
+      results: Array<Record<string, unknown>>;
+    };
+    expect(output.published).toBe(2);
+    expect(output.failed).toBe(2);
+    expect(output.results.map((r) => [r.line, r.ok])).toEqual([
+      [1, true],
+      [2, false],
+      [4, false],
+      [5, true],
+    ]);
+    expect(output.results[1]?.error).toMatch(/^not JSON/);
+    expect(output.results[2]?.error).toMatch(/^data\.userId: /);
+    expect((await queueCounts(sqs, stack.resources.queueUrl)).visible).toBe(2);
+  });
+
+  it("reads standard input and exits 0 when every line is sent", async () => {
+    const run = await cli(["publish", "-"], `${completed("cli-stdin", "a")}\n`);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^line 1: ok \S+\n1 published, 0 failed\n$/);
+  });
+
+  it("a missing file is a one-line error, exit 1", async () => {
+    const run = await cli(["publish", join(dir, "missing.ndjson")]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^rewards: cannot read .*missing\.ndjson: ENOENT/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
+
+describe("rewards load, worker handler, verify", () => {
+  it("verify exits 0 on exact totals and 1 after a profile is tampered with", async () => {
+    const expectFile = join(dir, "expect.json");
+    const load = await cli([
+      "load",
+      "--events",
+      "300",
+      "--users",
+      "15",
+      "--seed",
+      "42",
+      "--expect",
+      expectFile,
+      "--json",
+    ]);
+    expect(load.code).toBe(0);
+    const summary = JSON.parse(load.stdout) as { sent: number; failed: number; invalid: number };
+    expect(summary).toMatchObject({ sent: 300, failed: 0 });
+    const expectation = JSON.parse(await readFile(expectFile, "utf8")) as { users: Record<string, number> };
+    expect(Object.keys(expectation.users).length).toBeGreaterThan(0);
+
+    await processQueue();
+    const good = await cli(["verify", "--expect", expectFile]);
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/all match/);
+
+    const [victim] = Object.keys(expectation.users);
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: stack.resources.tableName,
+        Key: profileKey(victim as string),
+        UpdateExpression: "ADD xp :one",
+        ExpressionAttributeValues: { ":one": 1 },
+      }),
+    );
+    const bad = await cli(["verify", "--expect", expectFile, "--json"]);
+    expect(bad.code).toBe(1);
+    const report = JSON.parse(bad.stdout) as {
+      ok: boolean;
+      mismatches: Array<{ userId: string; expected: number; actual: number }>;
+    };
+    expect(report.ok).toBe(false);
+    expect(report.mismatches).toEqual([
+      {
+        userId: victim,
+        expected: expectation.users[victim as string],
+        actual: (expectation.users[victim as string] ?? 0) + 1,
+      },
+    ]);
+  }, 60_000);
+});
+
+describe("rewards user, guard and dlq", () => {
+  it("shows a profile, a guard, and operates the DLQ", async () => {
+    await cli(["publish", "-"], `${completed("cli-look", "idempotent-writes")}\n${signup("cli-look")}\n`);
+    await sqs.send(
+      new (await import("@aws-sdk/client-sqs")).SendMessageCommand({
+        QueueUrl: stack.resources.queueUrl,
+        MessageBody: "{poison",
+      }),
+    );
+    await processQueue();
+
+    const user = await cli(["user", "cli-look", "--json"]);
+    expect(user.code).toBe(0);
+    expect(JSON.parse(user.stdout)).toMatchObject({ userId: "cli-look", xp: 120, awards: 2 });
+
+    const guard = await cli([
+      "guard",
+      "article.completed",
+      "userId=cli-look",
+      "articleSlug=idempotent-writes",
+      "--json",
+    ]);
+    expect(guard.code).toBe(0);
+    expect(JSON.parse(guard.stdout)).toMatchObject({
+      intentKey: "cli-look#idempotent-writes#article.completed",
+      userId: "cli-look",
+      amount: 20,
+      eventId: expect.stringMatching(/^evt-/),
+    });
+
+    const stats = await cli(["dlq", "stats", "--json"]);
+    expect(JSON.parse(stats.stdout)).toEqual({ visible: 1, inFlight: 0, delayed: 0 });
+    const peek = await cli(["dlq", "peek", "--json"]);
+    expect(JSON.parse(peek.stdout)).toMatchObject([{ error: "invalid_json", body: "{poison" }]);
+    expect(JSON.parse((await cli(["dlq", "stats", "--json"])).stdout).visible).toBe(1); // peek consumed nothing
+
+    const replay = await cli(["dlq", "replay", "--json"]);
+    expect(JSON.parse(replay.stdout)).toEqual({ replayed: 1, failed: 0, skipped: 0 });
+    expect((await queueCounts(sqs, stack.resources.queueUrl)).visible).toBe(1);
+    await processQueue();
+    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(1); // parked again, not lost
+
+    expect((await cli(["dlq", "purge"])).code).toBe(2);
+    expect((await cli(["dlq", "purge", "--yes"])).code).toBe(0);
+    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(0);
+  }, 60_000);
+
+  it("says what is missing: unknown user exit 1, bad guard fields exit 2", async () => {
+    const user = await cli(["user", "nobody"]);
+    expect(user).toMatchObject({
+      code: 1,
+      stderr: 'rewards: no profile for user "nobody": nothing was ever awarded to it\n',
+    });
+    const guard = await cli(["guard", "article.completed", "userId=u"]);
+    expect(guard.code).toBe(2);
+    expect(guard.stderr).toMatch(/^rewards: invalid fields for article.completed: articleSlug: /);
+    expect((await cli(["guard", "article.liked", "userId=u"])).code).toBe(2);
+  });
+});
+
+describe("configuration and usage errors", () => {
+  it("a missing variable is one line naming it, exit 1", async () => {
+    const run = await runCli(["user", "x"], {});
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "rewards: invalid configuration: TABLE_NAME is required\n",
+    });
+  });
+
+  it("usage errors exit 2; --help exits 0", async () => {
+    expect((await runCli(["load", "--events", "zero"], {})).code).toBe(2);
+    expect((await runCli(["no-such-command"], {})).code).toBe(2);
+    const help = await runCli(["dlq", "replay", "--help"], {});
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: rewards dlq replay/);
+  });
+});
