@@ -152,12 +152,7 @@ describe("rewards load, worker handler, verify", () => {
 describe("rewards user, guard and dlq", () => {
   it("shows a profile, a guard, and operates the DLQ", async () => {
     await cli(["publish", "-"], `${completed("cli-look", "idempotent-writes")}\n${signup("cli-look")}\n`);
-    await sqs.send(
-      new (await import("@aws-sdk/client-sqs")).SendMessageCommand({
-        QueueUrl: stack.resources.queueUrl,
-        MessageBody: "{poison",
-      }),
-    );
+    await sqs.send(new SendMessageCommand({ QueueUrl: stack.resources.queueUrl, MessageBody: "{poison" }));
     await processQueue();
 
     const user = await cli(["user", "cli-look", "--json"]);

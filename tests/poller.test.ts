@@ -130,7 +130,7 @@ describe("the local poller", () => {
     await send("victim");
     let calls = 0;
     const batches = await pollUntil(
-      async (event) => {
+      async (_event) => {
         calls++;
         return calls === 1 ? misbehave() : { batchItemFailures: [] };
       },
