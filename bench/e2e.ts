@@ -1,0 +1,90 @@
+/**
+ * End to end on the local stack: publish → queue → poller → handler → table.
+ * The poller is a separate `rewards worker` process, so its memory is its own: we sample
+ * its RSS every 500 ms and report the peak and the growth after warm-up.
+ *
+ *   npx tsx bench/e2e.ts [--events 100000]
+ */
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { setTimeout as delay } from "node:timers/promises";
+import { createDynamoClient, createSqsClient } from "@rewards/core";
+import { startLocalStack } from "@rewards/local";
+import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
+import { queueCounts } from "../packages/cli/src/dlq/operations";
+import { compareXp } from "../packages/cli/src/profiles";
+import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
+import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
+import { startCli } from "../tests/support/cli";
+
+const at = process.argv.indexOf("--events");
+const events = at > 0 ? Number(process.argv[at + 1]) : 100_000;
+const WAVE = 5000;
+
+function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1]);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+const stack = await startLocalStack({ visibilityTimeoutSeconds: 30 });
+const worker = startCli(["worker", "--wait", "1", "--json"], { ...stack.env, LOG_LEVEL: "warn" });
+try {
+  const sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" });
+  const traffic = generateTraffic({ events, users: 1000, duplicates: 0.25, invalid: 0.01, seed: 2026 });
+  const samples: Array<{ published: number; rssMb: number }> = [];
+  let published = 0;
+  const sampler = setInterval(() => {
+    if (worker.child.pid) samples.push({ published, rssMb: rssMb(worker.child.pid, "VmRSS") });
+  }, 500);
+
+  const started = performance.now();
+  for (let offset = 0; offset < traffic.messages.length; offset += WAVE) {
+    // Keep the backlog bounded, as a steady producer would, so the poller never idles.
+    while ((await queueCounts(sqs, stack.resources.queueUrl)).visible > WAVE) await delay(100);
+    const report = await sendTraffic(traffic.messages.slice(offset, offset + WAVE), {
+      sqs,
+      queueUrl: stack.resources.queueUrl,
+    });
+    if (report.failed.length > 0) throw new Error(`${report.failed.length} sends failed`);
+    published += report.sent;
+  }
+  if (!(await waitForDrain(sqs, stack.resources.queueUrl, 600_000))) throw new Error("did not drain");
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const peakRssMb = worker.child.pid ? rssMb(worker.child.pid, "VmHWM") : Number.NaN;
+  worker.child.kill("SIGTERM");
+  await worker.exited;
+
+  const check = await compareXp(
+    createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" }),
+    stack.resources.tableName,
+    traffic.expectedXp,
+  );
+  const afterWarmup = samples.filter((s) => s.published >= events * 0.1);
+  const firstAfterWarmup = afterWarmup[0]?.rssMb ?? Number.NaN;
+  const last = samples.at(-1)?.rssMb ?? Number.NaN;
+  process.stdout.write(
+    `${JSON.stringify(
+      {
+        events,
+        seconds: Number(seconds.toFixed(1)),
+        eventsPerSecond: Math.round(events / seconds),
+        exactTotals: check.mismatches.length === 0,
+        poller: {
+          peakRssMb,
+          rssAfterWarmupMb: firstAfterWarmup,
+          rssAtEndMb: last,
+          growthAfterWarmupMb: Number((last - firstAfterWarmup).toFixed(1)),
+          maxSampledRssMb: Math.max(...samples.map((s) => s.rssMb)),
+        },
+        targets: { peakRssMb: 200 },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} finally {
+  worker.child.kill("SIGKILL");
+  await stack.stop();
+}
