@@ -1,0 +1,69 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { runCli, startCli } from "./support/cli";
+import { completed } from "./support/events";
+
+/** Pids of the moto launchers a process started. */
+function motoChildrenOf(pid: number): number[] {
+  try {
+    return execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.includes("dynamodb_server.py"))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+  } catch {
+    return [];
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("rewards demo", () => {
+  it("runs the whole system and exits 0 when every intent paid exactly once", async () => {
+    const run = await runCli(["demo", "--events", "300", "--users", "20", "--seed", "3", "--json"], {});
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]>;
+    expect(report).toMatchObject({ ok: true, problems: [], published: 300, mismatches: [] });
+    expect(report.awarded).toBe(report.uniqueIntents);
+    expect(report.parked).toBe(report.poisonSent);
+    expect(report.expectedXp).toBe(report.actualXp);
+  }, 60_000);
+});
+
+describe("rewards dev", () => {
+  it("prints the env block; other commands can use it; Ctrl-C stops everything", async () => {
+    const dev = startCli(["dev", "--wait", "1"], { LOG_LEVEL: "warn" });
+    const until = Date.now() + 20_000;
+    while (!dev.output().stdout.includes("Ctrl-C to stop") && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
+    const env = Object.fromEntries(
+      [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
+    );
+    expect(Object.keys(env).sort()).toEqual([
+      "AWS_ACCESS_KEY_ID",
+      "AWS_ENDPOINT_URL_DYNAMODB",
+      "AWS_ENDPOINT_URL_SQS",
+      "AWS_REGION",
+      "AWS_SECRET_ACCESS_KEY",
+      "DLQ_URL",
+      "QUEUE_URL",
+      "TABLE_NAME",
+    ]);
+    expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
+    let user = await runCli(["user", "dev-user", "--json"], env);
+    while (user.code !== 0 && Date.now() < until) user = await runCli(["user", "dev-user", "--json"], env);
+    expect(JSON.parse(user.stdout)).toMatchObject({ xp: 20, awards: 1 });
+    const moto = motoChildrenOf(dev.child.pid as number);
+    expect(moto).toHaveLength(1);
+
+    dev.child.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    expect(moto.filter(isAlive)).toEqual([]);
+  }, 60_000);
+});
