@@ -3,7 +3,7 @@ import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { type LocalStack, startLocalStack } from "@rewards/local";
-import { createWorkerDeps, processBatch, startPoller, type WorkerDeps } from "@rewards/worker";
+import { createWorkerDeps, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { installFaultSwitch } from "../packages/cli/src/demo/faultSwitch";
@@ -12,7 +12,7 @@ import { queueCounts } from "../packages/cli/src/dlq/operations";
 import { compareXp } from "../packages/cli/src/profiles";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
-import { WorkerStats } from "../packages/cli/src/workerStats";
+import { startCountingPoller } from "../packages/cli/src/workerStats";
 import { startCli } from "./support/cli";
 import { completed } from "./support/events";
 import { drain } from "./support/queues";
@@ -44,19 +44,12 @@ function workerDeps(overrides: Partial<WorkerDeps> = {}): WorkerDeps {
 
 /** The poller driving the real handler code until the queue drains. */
 async function processUntilDrained(deps: WorkerDeps, timeoutMs = 30_000) {
-  const stats = new WorkerStats();
-  const poller = await startPoller({
+  const { poller, stats } = await startCountingPoller(deps, {
     sqs,
     queueUrl: stack.resources.queueUrl,
     logger,
     waitTimeSeconds: 1,
-    timeoutMs: 900,
-    handler: async (event, context) => {
-      const result = await processBatch(deps, event, context);
-      stats.recordResult(result);
-      return result.response;
-    },
-    onBatch: (summary) => stats.recordBatch(summary),
+    timeoutMs: 3000,
   });
   const drained = await waitForDrain(sqs, stack.resources.queueUrl, timeoutMs);
   await poller.stop();
@@ -70,7 +63,7 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect(sent).toEqual({ sent: 400, failed: [] });
     const { stats, drained } = await processUntilDrained(workerDeps());
     expect(drained).toBe(true);
-    // Under CPU contention a batch can run out of its 900 ms and be redelivered: that adds
+    // A batch slower than the 1 s visibility timeout (a loaded machine) is redelivered: that adds
     // failed and duplicate outcomes, never awards.
     expect(stats.outcomes.awarded).toBe(traffic.uniqueIntents);
     expect(stats.outcomes.parked).toBe(traffic.counts.invalid);
@@ -95,8 +88,10 @@ describe("end to end: publish → queue → poller → handler → table", () =>
       },
     );
     const { stats } = await processUntilDrained(deps);
-    expect(stats.outcomes).toEqual({ awarded: 1, duplicate: 0, parked: 0, failed: 1 });
-    expect(stats.redelivered).toBe(1);
+    // The injected failure is the first; a loaded machine can add a deadline failure.
+    expect(stats.outcomes).toMatchObject({ awarded: 1, duplicate: 0, parked: 0 });
+    expect(stats.outcomes.failed).toBeGreaterThanOrEqual(1);
+    expect(stats.redelivered).toBe(stats.outcomes.failed);
     expect(await compareXp(dynamo, stack.resources.tableName, { "redelivered-user": 20 })).toMatchObject({
       mismatches: [],
     });

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { lambdaContext as workerLambdaContext } from "@rewards/worker";
 import type { Context, SQSEvent, SQSMessageAttributes, SQSRecord } from "aws-lambda";
 
 export interface RecordOptions {
@@ -38,21 +39,7 @@ export function sqsEvent(records: SQSRecord[]): SQSEvent {
   return { Records: records };
 }
 
-/** A Lambda context whose clock runs down from `remainingMs`. */
+/** A Lambda context with `remainingMs` left (30 s by default). */
 export function lambdaContext(remainingMs = 30_000): Context {
-  const deadline = Date.now() + remainingMs;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: "rewards-worker",
-    functionVersion: "$LATEST",
-    invokedFunctionArn: "arn:aws:lambda:us-east-1:000000000000:function:rewards-worker",
-    memoryLimitInMB: "512",
-    awsRequestId: randomUUID(),
-    logGroupName: "/aws/lambda/rewards-worker",
-    logStreamName: "local",
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
+  return workerLambdaContext(remainingMs, "rewards-worker");
 }

@@ -1,4 +1,13 @@
-import type { BatchResult, BatchSummary, Outcome } from "@rewards/worker";
+import {
+  type BatchResult,
+  type BatchSummary,
+  type Outcome,
+  type Poller,
+  type PollerOptions,
+  processBatch,
+  startPoller,
+  type WorkerDeps,
+} from "@rewards/worker";
 
 /** Running totals over a poller's batches, for summaries. */
 export class WorkerStats {
@@ -22,4 +31,22 @@ export class WorkerStats {
     ).length;
     if (summary.wholeBatchFailure) this.wholeBatchFailures++;
   }
+}
+
+/** A poller running the real batch code with `deps`, counting every outcome and delivery. */
+export async function startCountingPoller(
+  deps: WorkerDeps,
+  options: Omit<PollerOptions, "handler" | "onBatch">,
+): Promise<{ poller: Poller; stats: WorkerStats }> {
+  const stats = new WorkerStats();
+  const poller = await startPoller({
+    ...options,
+    handler: async (event, context) => {
+      const result = await processBatch(deps, event, context);
+      stats.recordResult(result);
+      return result.response;
+    },
+    onBatch: (summary) => stats.recordBatch(summary),
+  });
+  return { poller, stats };
 }

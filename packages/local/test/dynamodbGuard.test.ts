@@ -1,26 +1,19 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   TransactWriteCommand,
   type TransactWriteCommandInput,
 } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../src";
+import { documentClientFor } from "./documentClient";
 
 let stack: LocalStack;
 let doc: DynamoDBDocumentClient;
 
 beforeAll(async () => {
   stack = await startLocalStack();
-  doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: stack.env.AWS_REGION,
-      endpoint: stack.endpoints.dynamodb,
-      credentials: { accessKeyId: "test", secretAccessKey: "test" },
-      maxAttempts: 1, // a 500 must surface here, not be retried away
-    }),
-  );
+  doc = documentClientFor(stack, 1); // a 500 must surface here, not be retried away
 });
 
 afterAll(async () => {

@@ -1,14 +1,14 @@
 import { performance } from "node:perf_hooks";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   BatchWriteCommand,
-  DynamoDBDocumentClient,
+  type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   TransactWriteCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalStack, startLocalStack } from "../src";
+import { documentClientFor } from "./documentClient";
 
 /**
  * The launcher's self-test (moto/dynamodb_server.py): if a moto upgrade changes what the
@@ -19,13 +19,7 @@ let doc: DynamoDBDocumentClient;
 
 beforeAll(async () => {
   stack = await startLocalStack();
-  doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      region: stack.env.AWS_REGION,
-      endpoint: stack.endpoints.dynamodb,
-      credentials: { accessKeyId: "test", secretAccessKey: "test" },
-    }),
-  );
+  doc = documentClientFor(stack);
 });
 
 afterAll(async () => {

@@ -2,6 +2,7 @@ export { type Acknowledgement, acknowledge } from "./batchResponse";
 export { createWorkerDeps } from "./createWorkerDeps";
 export { buildDlqMessage, MAX_MESSAGE_ATTRIBUTES, PARK_ATTRIBUTES, toSdkAttributes } from "./dlqMessage";
 export { handler } from "./handler";
+export { lambdaContext } from "./lambdaContext";
 export { toLambdaRecord } from "./lambdaRecord";
 export { embeddedMetrics, METRICS_NAMESPACE } from "./metrics";
 export type { FailureCause, MessageResult, Outcome } from "./outcome";

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import {
   DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
@@ -9,6 +8,7 @@ import {
 import { describeError, type Logger, retry } from "@rewards/core";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { acknowledge } from "./batchResponse";
+import { lambdaContext } from "./lambdaContext";
 import { toLambdaRecord } from "./lambdaRecord";
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a Lambda handler may legitimately return nothing
@@ -54,24 +54,6 @@ export interface Poller {
 
 class InvocationTimeout extends Error {
   override readonly name = "InvocationTimeout";
-}
-
-function lambdaContext(timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: "rewards-worker-local",
-    functionVersion: "$LATEST",
-    invokedFunctionArn: "arn:aws:lambda:local:000000000000:function:rewards-worker-local",
-    memoryLimitInMB: "512",
-    awsRequestId: randomUUID(),
-    logGroupName: "local",
-    logStreamName: "local",
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => {},
-    fail: () => {},
-    succeed: () => {},
-  };
 }
 
 /** Runs the handler as Lambda would: a thrown error or a timeout fails the whole batch. */

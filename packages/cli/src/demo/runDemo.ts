@@ -1,12 +1,12 @@
 import { createDynamoClient, createSqsClient, type Logger, loadConfig } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
-import { createWorkerDeps, processBatch, startPoller } from "@rewards/worker";
+import { createWorkerDeps } from "@rewards/worker";
 import { replayDlq } from "../dlq/operations";
 import { compareXp, type Mismatch } from "../profiles";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { seededRandom } from "../traffic/random";
 import { sendTraffic } from "../traffic/sendTraffic";
-import { WorkerStats } from "../workerStats";
+import { startCountingPoller } from "../workerStats";
 import { installFaultSwitch } from "./faultSwitch";
 import { waitForDrain } from "./waitForDrain";
 
@@ -58,7 +58,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const pollSqs = createSqsClient(config, { requestTimeoutMs: 25_000 });
     const dynamo = createDynamoClient(config);
     const faults = installFaultSwitch(dynamo, options.faultRate, seededRandom(options.seed + 1));
-    const stats = new WorkerStats();
     const deps = {
       ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
       dynamo,
@@ -73,18 +72,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL });
 
     phase("processing with the poller");
-    const poller = await startPoller({
+    const { poller, stats } = await startCountingPoller(deps, {
       sqs: pollSqs,
       queueUrl: config.QUEUE_URL,
       logger: options.logger,
       waitTimeSeconds: 1,
       pollers: 2,
-      handler: async (event, context) => {
-        const result = await processBatch(deps, event, context);
-        stats.recordResult(result);
-        return result.response;
-      },
-      onBatch: (summary) => stats.recordBatch(summary),
     });
     const problems: string[] = [];
     if (!(await waitForDrain(sqs, config.QUEUE_URL, options.timeoutMs)))
