@@ -1,6 +1,7 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Award } from "./award";
 import { guardKey, profileKey } from "./intentKey";
+import { rules } from "./rules";
 
 export interface GuardTransactionContext {
   tableName: string;
@@ -37,7 +38,8 @@ export function planGuardTransaction(
     awardedAt: nowIso,
   };
   if (context.messageId !== undefined) guard.messageId = context.messageId;
-  if (award.guardTtlSeconds !== undefined) guard.expiresAt = nowEpoch + award.guardTtlSeconds;
+  const ttlSeconds = award.guardTtlSeconds ?? rules[award.type]?.guardTtlSeconds;
+  if (ttlSeconds !== undefined) guard.expiresAt = nowEpoch + ttlSeconds;
   return {
     TransactItems: [
       {

@@ -119,33 +119,36 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
     return messages;
   }
 
+  /**
+   * Deletes what the handler acknowledged (a batch is at most 10: one call), retrying the
+   * entries SQS failed on its side. Returns how many stay undeleted: they come back after
+   * their visibility timeout and meet the guard as duplicates.
+   */
   async function deleteAll(records: SQSRecord[]): Promise<number> {
+    if (records.length === 0) return 0;
     let pending = records;
-    for (let start = 0; start < records.length; start += 10) {
-      pending = records.slice(start, start + 10);
-      try {
-        await retry(
-          async () => {
-            const { Failed = [] } = await sqs.send(
-              new DeleteMessageBatchCommand({
-                QueueUrl: queueUrl,
-                Entries: pending.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })),
-              }),
-            );
-            pending = Failed.filter((f) => !f.SenderFault).map((f) => pending[Number(f.Id)] as SQSRecord);
-            if (pending.length > 0) throw new Error(`${pending.length} deletes failed`);
-          },
-          () => true,
-        );
-      } catch (error) {
-        logger.warn(
-          { err: describeError(error), count: pending.length },
-          "acknowledged messages not deleted",
-        );
-        return pending.length;
-      }
+    let refused = 0;
+    try {
+      await retry(
+        async () => {
+          const { Failed = [] } = await sqs.send(
+            new DeleteMessageBatchCommand({
+              QueueUrl: queueUrl,
+              Entries: pending.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })),
+            }),
+          );
+          refused += Failed.filter((f) => f.SenderFault).length;
+          pending = Failed.filter((f) => !f.SenderFault).map((f) => pending[Number(f.Id)] as SQSRecord);
+          if (pending.length > 0) throw new Error(`${pending.length} deletes failed`);
+        },
+        () => true,
+      );
+      pending = [];
+    } catch (error) {
+      logger.warn({ err: describeError(error), count: pending.length }, "acknowledged messages not deleted");
     }
-    return 0;
+    if (refused > 0) logger.warn({ count: refused }, "SQS refused to delete acknowledged messages");
+    return pending.length + refused;
   }
 
   async function runBatch(messages: Message[]): Promise<void> {
