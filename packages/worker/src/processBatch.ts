@@ -9,6 +9,7 @@ import { DEFAULT_SAFETY_MARGIN_MS, type WorkerDeps } from "./workerDeps";
 
 export interface BatchResult {
   response: SQSBatchResponse;
+  /** One per record, in input order. */
   results: MessageResult[];
   counts: Record<Outcome, number>;
   durationMs: number;
@@ -59,7 +60,13 @@ export async function processBatch(
   try {
     const limit = pLimit(deps.concurrency);
     const lanes = planLanes(records, decodeEvent);
-    results = (await Promise.all(lanes.map((lane) => limit(() => runLane(deps, lane, deadline))))).flat();
+    const byId = new Map(
+      (await Promise.all(lanes.map((lane) => limit(() => runLane(deps, lane, deadline)))))
+        .flat()
+        .map((r) => [r.messageId, r]),
+    );
+    // Back in input order: lanes finish in any order.
+    results = records.map((record) => byId.get(record.messageId) as MessageResult);
   } catch (error) {
     deps.logger.error({ err: error }, "batch failed unexpectedly; every message will be redelivered");
     results = records.map((record) => ({
@@ -79,13 +86,12 @@ export async function processBatch(
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
     embeddedMetrics(counts, durationMs, started),
   );
-  // Reported in input order, which also keeps FIFO's "first failure first" for SQS.
-  const failed = new Set(results.filter((r) => r.outcome === "failed").map((r) => r.messageId));
   return {
+    // In input order, which also keeps FIFO's "first failure first" for SQS.
     response: {
-      batchItemFailures: records
-        .filter((record) => failed.has(record.messageId))
-        .map((record) => ({ itemIdentifier: record.messageId })),
+      batchItemFailures: results
+        .filter((result) => result.outcome === "failed")
+        .map((result) => ({ itemIdentifier: result.messageId })),
     },
     results,
     counts,
