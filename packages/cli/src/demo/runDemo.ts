@@ -51,7 +51,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const phase = options.onPhase ?? (() => {});
   phase("starting the local stack");
-  const stack = await startLocalStack({ visibilityTimeoutSeconds: DEMO_VISIBILITY_SECONDS });
+  // Its own names: when the shell points at a running stack (`rewards dev`), the demo
+  // provisions beside it instead of clashing with its queue settings or data.
+  const stack = await startLocalStack({
+    visibilityTimeoutSeconds: DEMO_VISIBILITY_SECONDS,
+    tableName: "rewards-demo",
+    queueName: "rewards-demo-events",
+    dlqName: "rewards-demo-events-dlq",
+  });
   try {
     const config = loadConfig(stack.env, ["TABLE_NAME", "QUEUE_URL", "DLQ_URL"]);
     const sqs = createSqsClient(config);
