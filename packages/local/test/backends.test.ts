@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { LocalStackError, startLocalStack } from "../src";
 
@@ -11,6 +14,29 @@ const motoChildren = () => {
     return 0;
   }
 };
+
+describe("a machine without moto", () => {
+  it("names what to install instead of crashing", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "no-moto-"));
+    execFileSync("python3", ["-m", "venv", "--without-pip", dir]); // a Python that lacks moto
+    const saved = process.env.REWARDS_PYTHON;
+    process.env.REWARDS_PYTHON = join(dir, "bin", "python");
+    try {
+      const failure = startLocalStack();
+      await expect(failure).rejects.toMatchObject({
+        name: "LocalStackError",
+        code: "moto_missing",
+        message: expect.stringMatching(
+          /moto\[server\] is not importable.*pip install 'moto\[server\]==5\.2\.1'/,
+        ),
+      });
+    } finally {
+      if (saved === undefined) delete process.env.REWARDS_PYTHON;
+      else process.env.REWARDS_PYTHON = saved;
+    }
+    expect(motoChildren()).toBe(0);
+  });
+});
 
 describe("other backends", () => {
   it("uses endpoints already set in the environment and only provisions them", async () => {
