@@ -4,7 +4,7 @@ import { type Envelope, envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { type ParkReason, parkReason } from "./parkReason";
 
-import { type EventType, isEventType, rules } from "./rules";
+import { type EventType, isEventType, keyPartsOf, rules } from "./rules";
 
 export type Decoded = { ok: true; award: Award } | { ok: false; park: ParkReason };
 
@@ -44,7 +44,8 @@ export type Validated =
   | { ok: true; event: Envelope; award: Award }
   | { ok: false; code: "invalid_event" | "unknown_type"; issues: EventIssue[] };
 
-function toIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): EventIssue[] {
+/** zod issues as dotted paths, optionally under a prefix (`data`). */
+export function toIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): EventIssue[] {
   return issues.map((issue) => ({
     path: [...prefix, ...issue.path].map(String).join("."),
     message: issue.message,
@@ -82,8 +83,7 @@ function decodeData(
   if (!parsed.success) {
     return { ok: false, code: "invalid_event", issues: toIssues(parsed.error.issues, ["data"]) };
   }
-  // The schema for `type` validated this data, so the rule's key parts accept it.
-  const keyParts = (rule.keyParts as (data: unknown) => string[])(parsed.data);
+  const keyParts = keyPartsOf(type, parsed.data);
   return {
     ok: true,
     award: {

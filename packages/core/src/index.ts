@@ -21,6 +21,7 @@ export {
   decodeEvent,
   describeIssues,
   type EventIssue,
+  toIssues,
   type Validated,
   validateEvent,
 } from "./decodeEvent";
@@ -52,4 +53,4 @@ export {
   type RetryPolicy,
   retry,
 } from "./retry";
-export { type EventType, eventTypes, isEventType, type RuleData, rules } from "./rules";
+export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";

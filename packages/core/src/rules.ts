@@ -61,3 +61,11 @@ export const eventTypes = Object.keys(rules) as EventType[];
 export function isEventType(type: string): type is EventType {
   return Object.hasOwn(rules, type);
 }
+
+/**
+ * The intent key parts of `data` that `type`'s schema has already validated. (One cast, here:
+ * TypeScript cannot tie a runtime `type` to its row's parameter type.)
+ */
+export function keyPartsOf(type: EventType, validatedData: unknown): string[] {
+  return (rules[type].keyParts as (data: unknown) => string[])(validatedData);
+}

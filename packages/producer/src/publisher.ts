@@ -4,6 +4,7 @@ import {
   createSqsClient,
   DEFAULT_RETRY_POLICY,
   describeError,
+  describeIssues,
   type EventIssue,
   loadConfig,
   type RetryPolicy,
@@ -129,10 +130,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
       events.forEach((event, index) => {
         const validated = validateEvent(event);
         if (!validated.ok) {
-          const error = validated.issues
-            .map((i) => (i.path ? `${i.path}: ${i.message}` : i.message))
-            .join("; ");
-          results[index] = { ok: false, index, error, issues: validated.issues };
+          results[index] = {
+            ok: false,
+            index,
+            error: describeIssues(validated.issues),
+            issues: validated.issues,
+          };
           return;
         }
         const entry = toEntry(event, index);

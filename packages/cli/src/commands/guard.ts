@@ -1,5 +1,5 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { describeIssues, guardKey, intentKey, isEventType, rules } from "@rewards/core";
+import { describeIssues, guardKey, intentKey, isEventType, keyPartsOf, rules, toIssues } from "@rewards/core";
 import type { Command } from "commander";
 import { CliError } from "../cliError";
 import { clientsFor, commandConfig } from "../environment";
@@ -34,13 +34,9 @@ export function registerGuard(program: Command): void {
         );
       const parsed = rules[type].schema.safeParse(parseFields(fields));
       if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({
-          path: i.path.map(String).join("."),
-          message: i.message,
-        }));
-        throw new CliError(`invalid fields for ${type}: ${describeIssues(issues)}`, 2);
+        throw new CliError(`invalid fields for ${type}: ${describeIssues(toIssues(parsed.error.issues))}`, 2);
       }
-      const key = intentKey((rules[type].keyParts as (data: unknown) => string[])(parsed.data));
+      const key = intentKey(keyPartsOf(type, parsed.data));
       const config = commandConfig("TABLE_NAME");
       const { dynamo } = clientsFor(config);
       const { Item } = await dynamo.send(
