@@ -3,7 +3,6 @@ import type { Award } from "./award";
 import { type Envelope, envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { type ParkReason, parkReason } from "./parkReason";
-
 import { type EventType, isEventType, keyPartsOf, rules } from "./rules";
 
 export type Decoded = { ok: true; award: Award } | { ok: false; park: ParkReason };

@@ -1,4 +1,4 @@
-import { createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
+import { configSchema, createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
 import type { WorkerDeps } from "./workerDeps";
 
 /** The worker's dependencies from SPEC §6 variables; throws ConfigError naming every bad one. */
@@ -14,13 +14,8 @@ export function createWorkerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDe
   };
 }
 
-/** The variables createWorkerDeps reads: when one changes, the dependencies are rebuilt. */
-export const WORKER_ENV = [
-  "TABLE_NAME",
-  "DLQ_URL",
-  "REWARDS_CONCURRENCY",
-  "LOG_LEVEL",
-  "AWS_REGION",
-  "AWS_ENDPOINT_URL_SQS",
-  "AWS_ENDPOINT_URL_DYNAMODB",
-] as const;
+/**
+ * The variables createWorkerDeps reads (every SPEC §6 one, credentials included): when one
+ * changes, the dependencies are rebuilt.
+ */
+export const WORKER_ENV = Object.keys(configSchema.shape);

@@ -1,5 +1,5 @@
 import type { MessageAttributeValue } from "@aws-sdk/client-sqs";
-import type { ParkReason } from "@rewards/core";
+import { type ParkReason, parkReason } from "@rewards/core";
 import type { SQSMessageAttributes, SQSRecord } from "aws-lambda";
 
 /** SQS's limit on message attributes per message. */
@@ -49,14 +49,17 @@ export function buildDlqMessage(
   );
   const room = MAX_MESSAGE_ATTRIBUTES - Object.keys(PARK_ATTRIBUTES).length;
   const dropped = originals.slice(room).map(([name]) => name);
-  const reason =
-    dropped.length > 0 ? `${park.reason} (attributes not copied: ${dropped.join(", ")})` : park.reason;
+  // parkReason clips to the 1,000-character limit, suffix included.
+  const { reason } =
+    dropped.length > 0
+      ? parkReason(park.code, `${park.reason} (attributes not copied: ${dropped.join(", ")})`)
+      : park;
   const message: DlqMessage = {
     MessageBody: record.body,
     MessageAttributes: {
       ...Object.fromEntries(originals.slice(0, room)),
       [PARK_ATTRIBUTES.error]: { DataType: "String", StringValue: park.code },
-      [PARK_ATTRIBUTES.reason]: { DataType: "String", StringValue: reason.slice(0, 1000) },
+      [PARK_ATTRIBUTES.reason]: { DataType: "String", StringValue: reason },
       [PARK_ATTRIBUTES.sourceMessageId]: { DataType: "String", StringValue: record.messageId },
       [PARK_ATTRIBUTES.parkedAt]: { DataType: "String", StringValue: now.toISOString() },
     },
