@@ -10,12 +10,12 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
+import { startCli } from "@rewards/testing";
 import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
 import { queueCounts } from "../packages/cli/src/dlq/operations";
 import { compareXp } from "../packages/cli/src/profiles";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
-import { startCli } from "../tests/support/cli";
 
 const at = process.argv.indexOf("--events");
 const events = at > 0 ? Number(process.argv[at + 1]) : 100_000;

@@ -14,10 +14,9 @@ import { Readable } from "node:stream";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, decodeEvent } from "@rewards/core";
+import { completed, lambdaContext, sqsEvent, sqsRecord } from "@rewards/testing";
 import { processBatch, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
-import { completed } from "../tests/support/events";
-import { lambdaContext, sqsEvent, sqsRecord } from "../tests/support/lambdaEvents";
 
 const batches = Number(process.argv[process.argv.indexOf("--batches") + 1]) || 20_000;
 const BATCH = 10;

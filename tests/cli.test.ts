@@ -1,55 +1,49 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
-import { type LocalStack, startLocalStack } from "@rewards/local";
+import type { Provisioned } from "@rewards/local";
+import { completed, eventBody, runCli, signup, stackTest } from "@rewards/testing";
 import { createWorkerDeps, processBatch, startPoller } from "@rewards/worker";
 import pino from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect } from "vitest";
 import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
 import { queueCounts } from "../packages/cli/src/dlq/operations";
-import { runCli } from "./support/cli";
-import { completed, eventBody, signup } from "./support/events";
-import { drain } from "./support/queues";
 
-let stack: LocalStack;
+const it = stackTest({ visibilityTimeoutSeconds: 2 });
 let sqs: SQSClient;
 let dynamo: DynamoDBDocumentClient;
 let dir: string;
+let env: Record<string, string>;
+let queues: Provisioned;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ visibilityTimeoutSeconds: 1 });
-  sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" });
-  dynamo = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
   dir = await mkdtemp(join(tmpdir(), "rewards-cli-"));
 });
 
-afterEach(async () => {
-  await drain(sqs, stack.resources.queueUrl);
-  await drain(sqs, stack.resources.dlqUrl);
+it.beforeEach(({ env: testEnv, queues: testQueues }) => {
+  env = testEnv;
+  queues = testQueues;
+  sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" });
+  dynamo = createDynamoClient({ ...env, AWS_REGION: "us-east-1" });
 });
 
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const cli = (args: string[], stdin?: string) => runCli(args, stack.env, stdin);
+const cli = (args: string[], stdin?: string) => runCli(args, env, stdin);
 
 async function processQueue() {
-  const deps = { ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+  const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
   const poller = await startPoller({
-    sqs: createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 }),
-    queueUrl: stack.resources.queueUrl,
+    sqs: createSqsClient({ ...env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 }),
+    queueUrl: queues.queueUrl,
     logger: pino({ level: "silent" }),
     waitTimeSeconds: 1,
+    timeoutMs: 1500,
     handler: async (event, context) => (await processBatch(deps, event, context)).response,
   });
-  expect(await waitForDrain(sqs, stack.resources.queueUrl, 30_000)).toBe(true);
+  expect(await waitForDrain(sqs, queues.queueUrl, 30_000)).toBe(true);
   await poller.stop();
-  await delay(1200); // let long polls aborted by stop() expire (see poller.test.ts)
 }
 
 describe("rewards publish", () => {
@@ -80,7 +74,7 @@ describe("rewards publish", () => {
     ]);
     expect(output.results[1]?.error).toMatch(/^not JSON/);
     expect(output.results[2]?.error).toMatch(/^data\.userId: /);
-    expect((await queueCounts(sqs, stack.resources.queueUrl)).visible).toBe(2);
+    expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(2);
   });
 
   it("reads standard input and exits 0 when every line is sent", async () => {
@@ -126,7 +120,7 @@ describe("rewards load, worker handler, verify", () => {
     const [victim] = Object.keys(expectation.users);
     await dynamo.send(
       new UpdateCommand({
-        TableName: stack.resources.tableName,
+        TableName: queues.tableName,
         Key: profileKey(victim as string),
         UpdateExpression: "ADD xp :one",
         ExpressionAttributeValues: { ":one": 1 },
@@ -152,7 +146,7 @@ describe("rewards load, worker handler, verify", () => {
 describe("rewards user, guard and dlq", () => {
   it("shows a profile, a guard, and operates the DLQ", async () => {
     await cli(["publish", "-"], `${completed("cli-look", "idempotent-writes")}\n${signup("cli-look")}\n`);
-    await sqs.send(new SendMessageCommand({ QueueUrl: stack.resources.queueUrl, MessageBody: "{poison" }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: "{poison" }));
     await processQueue();
 
     const user = await cli(["user", "cli-look", "--json"]);
@@ -182,13 +176,13 @@ describe("rewards user, guard and dlq", () => {
 
     const replay = await cli(["dlq", "replay", "--json"]);
     expect(JSON.parse(replay.stdout)).toEqual({ replayed: 1, failed: 0, skipped: 0 });
-    expect((await queueCounts(sqs, stack.resources.queueUrl)).visible).toBe(1);
+    expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(1);
     await processQueue();
-    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(1); // parked again, not lost
+    expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(1); // parked again, not lost
 
     expect((await cli(["dlq", "purge"])).code).toBe(2);
     expect((await cli(["dlq", "purge", "--yes"])).code).toBe(0);
-    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(0);
+    expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(0);
   }, 60_000);
 
   it("says what is missing: unknown user exit 1, bad guard fields exit 2", async () => {

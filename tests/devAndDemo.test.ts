@@ -1,19 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { childrenOf, completed, runCli, startCli } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { runCli, startCli } from "./support/cli";
-import { completed } from "./support/events";
 
 /** Pids of the moto launchers a process started. */
-function motoChildrenOf(pid: number): number[] {
-  try {
-    return execFileSync("ps", ["-o", "pid=,args=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter((line) => line.includes("dynamodb_server.py"))
-      .map((line) => Number(line.trim().split(/\s+/)[0]));
-  } catch {
-    return [];
-  }
-}
+const motoChildrenOf = (pid: number): number[] =>
+  childrenOf(pid, "dynamodb_server.py").map((line) => Number(line.split(/\s+/)[0]));
 
 function isAlive(pid: number): boolean {
   try {

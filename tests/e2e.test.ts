@@ -1,11 +1,11 @@
-import { setTimeout as delay } from "node:timers/promises";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
-import { type LocalStack, startLocalStack } from "@rewards/local";
+import type { Provisioned } from "@rewards/local";
+import { completed, drain, stackTest, startCli, waitFor } from "@rewards/testing";
 import { createWorkerDeps, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { installFaultSwitch } from "../packages/cli/src/demo/faultSwitch";
 import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
 import { queueCounts } from "../packages/cli/src/dlq/operations";
@@ -13,45 +13,38 @@ import { compareXp } from "../packages/cli/src/profiles";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 import { startCountingPoller } from "../packages/cli/src/workerStats";
-import { startCli } from "./support/cli";
-import { completed } from "./support/events";
-import { drain } from "./support/queues";
 
-let stack: LocalStack;
+const logger = pino({ level: "silent" });
+// Lambda's rule: the invocation timeout is shorter than the visibility timeout (2 s here,
+// so redelivery shows within the test).
+const it = stackTest({ visibilityTimeoutSeconds: 2 });
+const INVOCATION_TIMEOUT_MS = 1500;
 let sqs: SQSClient;
 let dynamo: DynamoDBDocumentClient;
-const logger = pino({ level: "silent" });
+let env: Record<string, string>;
+let queues: Provisioned;
 
-beforeAll(async () => {
-  stack = await startLocalStack({ visibilityTimeoutSeconds: 1 });
-  sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 });
-  dynamo = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
-});
-
-afterEach(async () => {
-  await delay(1200); // let long polls aborted by stop() expire (see poller.test.ts)
-  await drain(sqs, stack.resources.queueUrl);
-  await drain(sqs, stack.resources.dlqUrl);
-});
-
-afterAll(async () => {
-  await stack?.stop();
+it.beforeEach(({ env: testEnv, queues: testQueues }) => {
+  env = testEnv;
+  queues = testQueues;
+  sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 });
+  dynamo = createDynamoClient({ ...env, AWS_REGION: "us-east-1" });
 });
 
 function workerDeps(overrides: Partial<WorkerDeps> = {}): WorkerDeps {
-  return { ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }), emitMetrics: () => {}, ...overrides };
+  return { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {}, ...overrides };
 }
 
 /** The poller driving the real handler code until the queue drains. */
 async function processUntilDrained(deps: WorkerDeps, timeoutMs = 30_000) {
   const { poller, stats } = await startCountingPoller(deps, {
     sqs,
-    queueUrl: stack.resources.queueUrl,
+    queueUrl: queues.queueUrl,
     logger,
     waitTimeSeconds: 1,
-    timeoutMs: 3000,
+    timeoutMs: INVOCATION_TIMEOUT_MS,
   });
-  const drained = await waitForDrain(sqs, stack.resources.queueUrl, timeoutMs);
+  const drained = await waitForDrain(sqs, queues.queueUrl, timeoutMs);
   await poller.stop();
   return { stats, drained };
 }
@@ -59,7 +52,7 @@ async function processUntilDrained(deps: WorkerDeps, timeoutMs = 30_000) {
 describe("end to end: publish → queue → poller → handler → table", () => {
   it("pays exact totals under duplicates and poison", async () => {
     const traffic = generateTraffic({ events: 400, users: 25, duplicates: 0.3, invalid: 0.03, seed: 7 });
-    const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
+    const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: queues.queueUrl });
     expect(sent).toEqual({ sent: 400, failed: [] });
     const { stats, drained } = await processUntilDrained(workerDeps());
     expect(drained).toBe(true);
@@ -68,12 +61,12 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect(stats.outcomes.awarded).toBe(traffic.uniqueIntents);
     expect(stats.outcomes.parked).toBe(traffic.counts.invalid);
     expect(stats.outcomes.duplicate).toBeGreaterThanOrEqual(traffic.counts.duplicate);
-    expect((await compareXp(dynamo, stack.resources.tableName, traffic.expectedXp)).mismatches).toEqual([]);
-    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(traffic.counts.invalid);
+    expect((await compareXp(dynamo, queues.tableName, traffic.expectedXp)).mismatches).toEqual([]);
+    expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(traffic.counts.invalid);
   });
 
   it("a transient failure is redelivered by SQS and then awarded once", async () => {
-    const faulty = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
+    const faulty = createDynamoClient({ ...env, AWS_REGION: "us-east-1" });
     let calls = 0;
     installFaultSwitch(faulty, 1, () => (calls++ < 1 ? 0 : 1)); // the first transaction fails, no later one
     const deps = workerDeps({
@@ -84,7 +77,7 @@ describe("end to end: publish → queue → poller → handler → table", () =>
       [{ kind: "unique", type: "article.completed", body: completed("redelivered-user", "a") }],
       {
         sqs,
-        queueUrl: stack.resources.queueUrl,
+        queueUrl: queues.queueUrl,
       },
     );
     const { stats } = await processUntilDrained(deps);
@@ -92,29 +85,31 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect(stats.outcomes).toMatchObject({ awarded: 1, duplicate: 0, parked: 0 });
     expect(stats.outcomes.failed).toBeGreaterThanOrEqual(1);
     expect(stats.redelivered).toBe(stats.outcomes.failed);
-    expect(await compareXp(dynamo, stack.resources.tableName, { "redelivered-user": 20 })).toMatchObject({
+    expect(await compareXp(dynamo, queues.tableName, { "redelivered-user": 20 })).toMatchObject({
       mismatches: [],
     });
   });
 
   it("without DLQ_URL a poison message reaches the DLQ through the redrive policy after 5 receives", async () => {
-    await sendTraffic([{ kind: "invalid", body: "{poison" }], { sqs, queueUrl: stack.resources.queueUrl });
+    await sendTraffic([{ kind: "invalid", body: "{poison" }], { sqs, queueUrl: queues.queueUrl });
     const { stats } = await processUntilDrained(workerDeps({ dlqUrl: undefined }));
     expect(stats.outcomes.failed).toBe(5);
     expect(stats.messages).toBe(5);
-    const [redriven] = await drain(sqs, stack.resources.dlqUrl);
+    const [redriven] = await drain(sqs, queues.dlqUrl);
     expect(redriven?.Body).toBe("{poison");
     expect(Object.keys(redriven?.MessageAttributes ?? {})).toEqual([]);
   });
 
   it("a worker process stopped with SIGTERM halfway and restarted ends with exact totals and an empty queue", async () => {
     const traffic = generateTraffic({ events: 1500, users: 40, duplicates: 0.25, invalid: 0.02, seed: 11 });
-    await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
-    const env = { ...stack.env, LOG_LEVEL: "warn" };
-    const args = ["worker", "--wait", "1", "--timeout", "5", "--json"];
+    await sendTraffic(traffic.messages, { sqs, queueUrl: queues.queueUrl });
+    const cliEnv = { ...env, LOG_LEVEL: "warn" };
+    const args = ["worker", "--wait", "1", "--timeout", "1", "--json"];
 
-    const first = startCli(args, env);
-    while ((await queueCounts(sqs, stack.resources.queueUrl)).visible > 1000) await delay(50);
+    const first = startCli(args, cliEnv);
+    await waitFor(async () => (await queueCounts(sqs, queues.queueUrl)).visible <= 1000, {
+      timeoutMs: 60_000,
+    });
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
     const firstStats = JSON.parse(first.output().stdout.trim().split("\n").at(-1) ?? "") as {
@@ -123,13 +118,13 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect(firstStats.messages).toBeGreaterThan(0);
     expect(firstStats.messages).toBeLessThan(1500);
 
-    const second = startCli(args, env);
-    expect(await waitForDrain(sqs, stack.resources.queueUrl, 60_000)).toBe(true);
+    const second = startCli(args, cliEnv);
+    expect(await waitForDrain(sqs, queues.queueUrl, 60_000)).toBe(true);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
 
-    expect((await compareXp(dynamo, stack.resources.tableName, traffic.expectedXp)).mismatches).toEqual([]);
-    expect(await queueCounts(sqs, stack.resources.queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
-    expect((await queueCounts(sqs, stack.resources.dlqUrl)).visible).toBe(traffic.counts.invalid);
+    expect((await compareXp(dynamo, queues.tableName, traffic.expectedXp)).mismatches).toEqual([]);
+    expect(await queueCounts(sqs, queues.queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+    expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(traffic.counts.invalid);
   }, 90_000);
 });

@@ -2,42 +2,37 @@ import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core";
-import { type LocalStack, startLocalStack } from "@rewards/local";
-import { type BatchHandler, type BatchSummary, startPoller } from "@rewards/worker";
+import { drain, stackTest, waitFor } from "@rewards/testing";
+import {
+  type BatchHandler,
+  type BatchSummary,
+  type PollerOptions,
+  PollerOptionsError,
+  startPoller,
+} from "@rewards/worker";
 import type { SQSEvent } from "aws-lambda";
 import pino from "pino";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { drain } from "./support/queues";
+import { describe, expect } from "vitest";
+import { queueCounts } from "../packages/cli/src/dlq/operations";
 
 const fixture = JSON.parse(
   readFileSync(new URL("./fixtures/lambda-sqs-event.aws-docs.json", import.meta.url), "utf8"),
 ) as SQSEvent;
 
-let stack: LocalStack;
-let sqs: SQSClient;
 const logger = pino({ level: "silent" });
+const it = stackTest({ visibilityTimeoutSeconds: 1 });
+let sqs: SQSClient;
+let queueUrl: string;
 
-beforeAll(async () => {
-  stack = await startLocalStack({ visibilityTimeoutSeconds: 1 });
-  sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 });
-});
-
-afterEach(async () => {
-  // stop() aborts long polls in flight; fauxqs keeps serving an aborted poll until its
-  // wait ends, so let those expire before the next test sends anything.
-  await delay(1200);
-  await drain(sqs, stack.resources.queueUrl);
-  await drain(sqs, stack.resources.dlqUrl);
-});
-
-afterAll(async () => {
-  await stack?.stop();
+it.beforeEach(({ env, queues }) => {
+  sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" }, { requestTimeoutMs: 10_000 });
+  queueUrl = queues.queueUrl;
 });
 
 const send = (body: string, attributes = {}) =>
   sqs.send(
     new SendMessageCommand({
-      QueueUrl: stack.resources.queueUrl,
+      QueueUrl: queueUrl,
       MessageBody: body,
       MessageAttributes: attributes,
     }),
@@ -48,19 +43,20 @@ async function pollUntil(
   handler: BatchHandler,
   until: (batches: BatchSummary[]) => boolean,
   timeoutMs = 15_000,
+  extra: Partial<PollerOptions> = {},
 ) {
   const batches: BatchSummary[] = [];
   const poller = await startPoller({
     sqs,
-    queueUrl: stack.resources.queueUrl,
+    queueUrl,
     handler,
     logger,
     waitTimeSeconds: 1,
-    timeoutMs: 600, // under the 1 s visibility timeout, as AWS advises
+    timeoutMs: 600, // under the 1 s visibility timeout, as Lambda requires
     onBatch: (summary) => batches.push(summary),
+    ...extra,
   });
-  const deadline = Date.now() + timeoutMs;
-  while (!until(batches) && Date.now() < deadline) await delay(50);
+  await waitFor(() => until(batches), { timeoutMs });
   await poller.stop();
   return batches;
 }
@@ -96,7 +92,7 @@ describe("the local poller", () => {
     expect(record?.md5OfBody).toBe(documented.md5OfBody);
     expect(record?.body).toBe(documented.body);
     expect(record?.eventSource).toBe("aws:sqs");
-    expect(record?.eventSourceARN).toBe("arn:aws:sqs:us-east-1:000000000000:rewards-events");
+    expect(record?.eventSourceARN).toBe(`arn:aws:sqs:us-east-1:000000000000:${queueUrl.split("/").pop()}`);
     expect(record?.awsRegion).toBe("us-east-1");
     expect(record?.attributes.ApproximateReceiveCount).toBe("1");
   });
@@ -125,7 +121,7 @@ describe("the local poller", () => {
       async () => ({ batchItemFailures: [{ itemIdentifier: "nope" }] }),
     ],
     ["answers with an empty itemIdentifier", async () => ({ batchItemFailures: [{ itemIdentifier: "" }] })],
-    ["runs past its timeout", () => delay(900).then(() => ({ batchItemFailures: [] }))],
+    ["runs past its timeout", () => delay(700).then(() => ({ batchItemFailures: [] }))],
   ])("when the handler %s, the whole batch is failed and redelivered", async (_label, misbehave) => {
     await send("victim");
     let calls = 0;
@@ -143,19 +139,72 @@ describe("the local poller", () => {
   it("stop() finishes the batch in flight and deletes what it acknowledged", async () => {
     await send("slow");
     let started = false;
+    let finished = false;
     const poller = await startPoller({
       sqs,
-      queueUrl: stack.resources.queueUrl,
+      queueUrl,
       logger,
       waitTimeSeconds: 1,
+      timeoutMs: 900,
       handler: async () => {
         started = true;
-        await delay(500);
+        await delay(300);
+        finished = true;
         return { batchItemFailures: [] };
       },
     });
-    while (!started) await delay(10);
+    await waitFor(() => started);
     await poller.stop();
-    expect(await drain(sqs, stack.resources.queueUrl)).toEqual([]);
+    expect(finished).toBe(true);
+    // Deleted, not merely in flight: nothing visible, nothing invisible, and still nothing
+    // once the 1 s visibility timeout has passed.
+    expect(await queueCounts(sqs, queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
+    await delay(1100);
+    expect(await drain(sqs, queueUrl)).toEqual([]);
+  });
+
+  it.for([
+    [{ timeoutMs: 1000 }, "timeout 1000 ms must be shorter than the queue's visibility timeout (1 s)"],
+    [{ timeoutMs: 5000 }, "timeout 5000 ms must be shorter than the queue's visibility timeout (1 s)"],
+    [
+      { batchSize: 11, timeoutMs: 500 },
+      "batch size 11 is over 10, which needs a batch window of at least 1 s",
+    ],
+    [{ batchSize: 0, timeoutMs: 500 }, "batch size 0 must be a whole number from 1 to 10,000"],
+    [{ batchWindowMs: 301_000, timeoutMs: 500 }, "batch window 301000 ms must be from 0 to 300,000 ms"],
+    [
+      { batchWindowMs: 600, timeoutMs: 500 },
+      "timeout 500 ms plus batch window 600 ms must be shorter than the queue's visibility timeout (1 s)",
+    ],
+  ] as const)("refuses options Lambda would refuse: %o", async ([options, message]) => {
+    const starting = startPoller({
+      sqs,
+      queueUrl,
+      logger,
+      handler: async () => ({ batchItemFailures: [] }),
+      ...options,
+    });
+    await expect(starting).rejects.toBeInstanceOf(PollerOptionsError);
+    await expect(starting).rejects.toThrow(message);
+  });
+});
+
+describe("large batches (a queue with a 3 s visibility timeout)", () => {
+  it.scoped({ queueOptions: { visibilityTimeoutSeconds: 3 } });
+
+  it("accepts a batch of up to 10,000 with a window, and hands it over whole", async () => {
+    await Promise.all(Array.from({ length: 25 }, (_, i) => send(`m${i}`)));
+    const sizes: number[] = [];
+    await pollUntil(
+      async (event) => {
+        sizes.push(event.Records.length);
+        return { batchItemFailures: [] };
+      },
+      () => sizes.reduce((a, b) => a + b, 0) >= 25,
+      15_000,
+      { batchSize: 25, batchWindowMs: 1000, timeoutMs: 1000, pollers: 1 },
+    );
+    expect(sizes[0]).toBe(25);
+    expect(await queueCounts(sqs, queueUrl)).toEqual({ visible: 0, inFlight: 0, delayed: 0 });
   });
 });

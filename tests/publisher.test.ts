@@ -2,8 +2,8 @@ import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core";
 import { type LocalStack, startLocalStack } from "@rewards/local";
 import { createPublisher } from "@rewards/producer";
+import { drain } from "@rewards/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { drain } from "./support/queues";
 
 let stack: LocalStack;
 let sqs: SQSClient;

@@ -1,47 +1,46 @@
 import { createServer, type Server } from "node:net";
-import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { createDynamoClient, guardKey, intentKey, profileKey } from "@rewards/core";
-import { type LocalStack, startLocalStack } from "@rewards/local";
-import { createWorkerDeps, handler, processBatch, type WorkerDeps } from "@rewards/worker";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { completed, eventBody, signup } from "./support/events";
-import { lambdaContext, sqsEvent, sqsRecord } from "./support/lambdaEvents";
-import { drain } from "./support/queues";
-import { guardOf, profileOf } from "./support/table";
+import { SQSClient } from "@aws-sdk/client-sqs";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { createDynamoClient, createSqsClient, guardKey, intentKey, profileKey } from "@rewards/core";
+import {
+  completed,
+  conflicted,
+  drain,
+  eventBody,
+  guardOf,
+  lambdaContext,
+  profileOf,
+  recordAttempts,
+  signup,
+  sqsEvent,
+  sqsRecord,
+  stackTest,
+  throttled,
+} from "@rewards/testing";
+import { createWorkerDeps, MAX_MESSAGE_BYTES, processBatch, type WorkerDeps } from "@rewards/worker";
+import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 
-let stack: LocalStack;
-let deps: WorkerDeps;
-let doc: DynamoDBDocumentClient;
-let metricLines: string[] = [];
+const it = stackTest();
 let userSeq = 0;
-/** A fresh user per test keeps tests independent on one shared stack. */
+/** A fresh user per test keeps tests independent on one shared table. */
 const newUser = (label: string) => `${label}-${++userSeq}`;
 
-beforeAll(async () => {
-  stack = await startLocalStack();
-  deps = {
-    ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
-    emitMetrics: (line) => metricLines.push(line),
-  };
-  doc = deps.dynamo;
-});
+type TestDeps = WorkerDeps & { env: Record<string, string> };
 
-afterEach(async () => {
-  metricLines = [];
-  await drain(deps.sqs, stack.resources.dlqUrl);
-});
+function depsFor(env: Record<string, string>, overrides: Partial<WorkerDeps> = {}): TestDeps {
+  return { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {}, ...overrides, env };
+}
 
-afterAll(async () => {
-  await stack?.stop();
-});
-
-const run = (bodies: string[], context = lambdaContext(), workerDeps = deps) =>
-  processBatch(workerDeps, sqsEvent(bodies.map((body) => sqsRecord(body))), context);
-const xpOf = async (userId: string) => (await profileOf(doc, stack.resources.tableName, userId))?.xp;
+const run = (deps: WorkerDeps, bodies: string[], context = lambdaContext()) =>
+  processBatch(deps, sqsEvent(bodies.map((body) => sqsRecord(body))), context);
+/** Read through a client of its own: the one under test may be injecting faults. */
+const xpOf = async (deps: TestDeps, userId: string) =>
+  (await profileOf(createDynamoClient({ AWS_REGION: "us-east-1", ...deps.env }), deps.tableName, userId))?.xp;
+const fastRetries = { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2000 };
 
 describe("the batch worker against the local stack", () => {
-  it("ends every message in one of the four outcomes and reports only failed ones", async () => {
+  it("ends every message in one of the four outcomes and reports only failed ones", async ({ env }) => {
+    const deps = depsFor(env, { dlqUrl: undefined });
     const user = newUser("mixed");
     const records = [
       sqsRecord(completed(user, "a")),
@@ -49,8 +48,7 @@ describe("the batch worker against the local stack", () => {
       sqsRecord(signup(user)),
       sqsRecord("{not json"),
     ];
-    const offline = { ...deps, dlqUrl: undefined };
-    const { response, results, counts } = await processBatch(offline, sqsEvent(records), lambdaContext());
+    const { response, results, counts } = await processBatch(deps, sqsEvent(records), lambdaContext());
     expect(results.map((r) => [r.messageId, r.outcome])).toEqual([
       [records[0]?.messageId, "awarded"],
       [records[1]?.messageId, "duplicate"],
@@ -59,19 +57,23 @@ describe("the batch worker against the local stack", () => {
     ]);
     expect(counts).toEqual({ awarded: 2, duplicate: 1, parked: 0, failed: 1 });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[3]?.messageId }] });
-    expect(await xpOf(user)).toBe(120);
+    expect(await xpOf(deps, user)).toBe(120);
   });
 
-  it("pays one intent once across batches, whatever the message and event ids", async () => {
+  it("pays one intent once across batches, whatever the message and event ids", async ({ env }) => {
+    const deps = depsFor(env);
     const user = newUser("across");
-    const first = await run([completed(user, "idempotent-writes")]);
-    const second = await run([completed(user, "idempotent-writes"), completed(user, "idempotent-writes")]);
+    const first = await run(deps, [completed(user, "idempotent-writes")]);
+    const second = await run(deps, [
+      completed(user, "idempotent-writes"),
+      completed(user, "idempotent-writes"),
+    ]);
     expect(first.counts).toMatchObject({ awarded: 1, duplicate: 0 });
     expect(second.counts).toMatchObject({ awarded: 0, duplicate: 2 });
-    const profile = await profileOf(doc, stack.resources.tableName, user);
+    const profile = await profileOf(deps.dynamo, deps.tableName, user);
     expect(profile).toEqual({ ...profileKey(user), xp: 20, awards: 1, updatedAt: expect.any(String) });
     const key = intentKey([user, "idempotent-writes", "article.completed"]);
-    const guard = await guardOf(doc, stack.resources.tableName, key);
+    const guard = await guardOf(deps.dynamo, deps.tableName, key);
     const awardedAt = Date.parse(guard?.awardedAt);
     expect(guard).toEqual({
       ...guardKey(key),
@@ -86,22 +88,26 @@ describe("the batch worker against the local stack", () => {
     expect(first.results[0]).toMatchObject({ outcome: "awarded", intentKey: key, attempts: 1 });
   });
 
-  it("50 concurrent invocations of one intent pay exactly 20 XP and fail nothing", async () => {
+  it("50 concurrent invocations of one intent pay exactly 20 XP and fail nothing", async ({ env }) => {
+    const deps = depsFor(env);
     const user = newUser("race");
-    const batches = await Promise.all(Array.from({ length: 50 }, () => run([completed(user, "hot")])));
+    const batches = await Promise.all(Array.from({ length: 50 }, () => run(deps, [completed(user, "hot")])));
     const outcomes = batches.flatMap((b) => b.results.map((r) => r.outcome));
     expect(outcomes.filter((o) => o === "awarded")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(49);
     expect(batches.flatMap((b) => b.response.batchItemFailures)).toEqual([]);
-    expect(await xpOf(user)).toBe(20);
+    expect(await xpOf(deps, user)).toBe(20);
   });
 
-  it("an expired guard still in the table is awarded again; a signup guard never expires", async () => {
+  it("an expired guard still in the table is awarded again; a signup guard never expires", async ({
+    env,
+  }) => {
+    const deps = depsFor(env);
     const user = newUser("ttl");
     const key = intentKey([user, "old", "article.completed"]);
-    await doc.send(
+    await deps.dynamo.send(
       new PutCommand({
-        TableName: stack.resources.tableName,
+        TableName: deps.tableName,
         Item: {
           ...guardKey(key),
           userId: user,
@@ -111,19 +117,23 @@ describe("the batch worker against the local stack", () => {
         },
       }),
     );
-    expect((await run([completed(user, "old")])).counts.awarded).toBe(1);
-    expect(await xpOf(user)).toBe(20);
+    expect((await run(deps, [completed(user, "old")])).counts.awarded).toBe(1);
+    expect(await xpOf(deps, user)).toBe(20);
 
-    expect((await run([signup(user)])).counts.awarded).toBe(1);
-    const signupGuard = await guardOf(doc, stack.resources.tableName, intentKey([user, "signup.completed"]));
+    expect((await run(deps, [signup(user)])).counts.awarded).toBe(1);
+    const signupGuard = await guardOf(deps.dynamo, deps.tableName, intentKey([user, "signup.completed"]));
     expect(signupGuard).toBeDefined();
     expect(signupGuard?.expiresAt).toBeUndefined();
     const inTenYears = { ...deps, now: () => new Date(Date.now() + 10 * 365 * 86_400_000) };
-    expect((await run([signup(user)], lambdaContext(), inTenYears)).counts.duplicate).toBe(1);
-    expect(await xpOf(user)).toBe(120);
+    expect((await run(inTenYears, [signup(user)])).counts.duplicate).toBe(1);
+    expect(await xpOf(deps, user)).toBe(120);
   });
 
-  it("parks poison messages in the DLQ with the body unchanged and the rewards.* attributes", async () => {
+  it("parks poison messages in the DLQ with the body unchanged and the rewards.* attributes", async ({
+    env,
+    queues,
+  }) => {
+    const deps = depsFor(env);
     const poison = [
       sqsRecord("{not json", {
         messageAttributes: { type: { dataType: "String", stringValue: "article.completed" } },
@@ -140,7 +150,7 @@ describe("the batch worker against the local stack", () => {
     const { response, results } = await processBatch(deps, sqsEvent(poison), lambdaContext());
     expect(response.batchItemFailures).toEqual([]);
     expect(results.map((r) => r.parkCode)).toEqual(["invalid_json", "invalid_event", "unknown_type"]);
-    const parked = await drain(deps.sqs, stack.resources.dlqUrl);
+    const parked = await drain(deps.sqs, queues.dlqUrl);
     expect(parked).toHaveLength(3);
     const bySource = new Map(
       parked.map((m) => [m.MessageAttributes?.["rewards.sourceMessageId"]?.StringValue, m]),
@@ -168,91 +178,209 @@ describe("the batch worker against the local stack", () => {
     expect([...(liked.blob?.BinaryValue ?? [])]).toEqual([1, 2, 3]);
   });
 
-  it("without DLQ_URL, poison messages are failed so the redrive policy moves them", async () => {
+  it("sends nothing but the parked copy to SQS: the event source deletes and redelivers", async ({
+    env,
+    queues,
+  }) => {
+    const deps = depsFor(env);
+    const sent = recordAttempts(deps.sqs);
+    await run(deps, [completed(newUser("quiet"), "a"), "{poison", completed(newUser("quiet"), "b")]);
+    expect(sent.map((a) => a.command)).toEqual(["SendMessageCommand"]);
+    expect(JSON.parse(sent[0]?.body ?? "{}").QueueUrl).toBe(queues.dlqUrl);
+  });
+
+  it("parks a poison body near SQS's 1 MiB limit, dropping attributes and shortening the reason to fit", async ({
+    env,
+    queues,
+  }) => {
+    const deps = depsFor(env);
+    const body = `{${"x".repeat(MAX_MESSAGE_BYTES - 200)}`;
+    const record = sqsRecord(body, {
+      messageAttributes: { type: { dataType: "String", stringValue: "article.completed" } },
+    });
+    const { results } = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(results[0]).toMatchObject({ outcome: "parked", parkCode: "invalid_json" });
+    const [parked] = await drain(deps.sqs, queues.dlqUrl);
+    expect(parked?.Body).toBe(body);
+    expect(parked?.MessageAttributes?.["rewards.error"]?.StringValue).toBe("invalid_json");
+    expect(parked?.MessageAttributes?.["rewards.sourceMessageId"]?.StringValue).toBe(record.messageId);
+    expect(parked?.MessageAttributes?.type).toBeUndefined();
+  });
+
+  it("a body too large for even rewards.error and rewards.sourceMessageId is failed, for the redrive policy", async ({
+    env,
+    queues,
+  }) => {
+    const deps = depsFor(env);
+    const record = sqsRecord(`{${"x".repeat(MAX_MESSAGE_BYTES - 20)}`);
+    const { results, response } = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(results[0]).toMatchObject({ outcome: "failed", cause: "park_failed" });
+    expect(results[0]?.detail).toMatch(/TooLargeToPark/);
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+    expect(await drain(deps.sqs, queues.dlqUrl)).toEqual([]);
+  });
+
+  it("without DLQ_URL, poison messages are failed so the redrive policy moves them", async ({ env }) => {
+    const deps = depsFor(env, { dlqUrl: undefined });
     const record = sqsRecord("{not json");
-    const { response, results } = await processBatch(
-      { ...deps, dlqUrl: undefined },
-      sqsEvent([record]),
-      lambdaContext(),
-    );
+    const { response, results } = await processBatch(deps, sqsEvent([record]), lambdaContext());
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
     expect(results[0]).toMatchObject({ outcome: "failed", cause: "park_failed", parkCode: "invalid_json" });
   });
 
-  it("a user whose xp is corrupted is parked as rejected; the rest of the batch is unaffected", async () => {
+  it("a user whose xp is corrupted is parked as rejected; the rest of the batch is unaffected", async ({
+    env,
+    queues,
+  }) => {
+    const deps = depsFor(env);
     const broken = newUser("corrupt");
     const fine = newUser("fine");
-    await doc.send(
+    await deps.dynamo.send(
       new UpdateCommand({
-        TableName: stack.resources.tableName,
+        TableName: deps.tableName,
         Key: profileKey(broken),
         UpdateExpression: "SET xp = :text",
         ExpressionAttributeValues: { ":text": "twenty" },
       }),
     );
-    const { results, response } = await run([completed(broken, "x"), completed(fine, "x")]);
+    const { results, response } = await run(deps, [completed(broken, "x"), completed(fine, "x")]);
     expect(response.batchItemFailures).toEqual([]);
     expect(results.map((r) => [r.outcome, r.parkCode])).toEqual([
       ["parked", "rejected"],
       ["awarded", undefined],
     ]);
-    expect(await xpOf(fine)).toBe(20);
-    expect(await xpOf(broken)).toBe("twenty");
-    const [parked] = await drain(deps.sqs, stack.resources.dlqUrl);
+    expect(await xpOf(deps, fine)).toBe(20);
+    expect(await xpOf(deps, broken)).toBe("twenty");
+    const [parked] = await drain(deps.sqs, queues.dlqUrl);
     expect(parked?.MessageAttributes?.["rewards.error"]?.StringValue).toBe("rejected");
-    expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toMatch(/Validation/);
+    // An item-level cancellation reason, as AWS reports it: not a top-level ValidationException.
+    expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toMatch(
+      /^TransactionCanceledException \[None, ValidationError\]/,
+    );
     // The guard was rolled back with the update: a fixed profile can still be paid.
     expect(
-      await guardOf(doc, stack.resources.tableName, intentKey([broken, "x", "article.completed"])),
+      await guardOf(deps.dynamo, deps.tableName, intentKey([broken, "x", "article.completed"])),
     ).toBeUndefined();
   });
 
-  it("starts nothing when the invocation is already inside its safety margin", async () => {
+  it("a wrong table schema (top-level ValidationException) is a configuration failure, never parked", async ({
+    env,
+    stack,
+    queues,
+  }) => {
+    const deps = depsFor({ ...env, TABLE_NAME: "wrong-schema" });
+    const { CreateTableCommand, DynamoDBClient } = await import("@aws-sdk/client-dynamodb");
+    const admin = new DynamoDBClient({
+      region: "us-east-1",
+      endpoint: stack.endpoints.dynamodb,
+      credentials: { accessKeyId: "test", secretAccessKey: "test" },
+    });
+    await admin
+      .send(
+        new CreateTableCommand({
+          TableName: "wrong-schema",
+          BillingMode: "PAY_PER_REQUEST",
+          AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+          KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+        }),
+      )
+      .catch(() => {});
+    const { results, response } = await run(deps, [completed(newUser("schema"), "a")]);
+    expect(results[0]).toMatchObject({ outcome: "failed", cause: "configuration", attempts: 1 });
+    expect(results[0]?.detail).toMatch(/^ValidationException/);
+    expect(response.batchItemFailures).toHaveLength(1);
+    expect(await drain(deps.sqs, queues.dlqUrl)).toEqual([]);
+  });
+
+  it("starts nothing when the invocation is already inside its safety margin", async ({ env }) => {
+    const deps = depsFor(env, { safetyMarginMs: 5000 });
     const user = newUser("late");
     const { response, results } = await run(
+      deps,
       [completed(user, "a"), completed(user, "b")],
       lambdaContext(4000),
-      {
-        ...deps,
-        safetyMarginMs: 5000,
-      },
     );
     expect(results.map((r) => r.cause)).toEqual(["deadline", "deadline"]);
     expect(response.batchItemFailures).toHaveLength(2);
-    expect(await xpOf(user)).toBeUndefined();
+    expect(await xpOf(deps, user)).toBeUndefined();
   });
 
-  it("emits one EMF line per batch in the Rewards namespace", async () => {
-    await run([completed(newUser("emf"), "a"), "{"], lambdaContext(), { ...deps, dlqUrl: undefined });
-    expect(metricLines).toHaveLength(1);
-    const metrics = JSON.parse(metricLines[0] as string);
+  it.for([10_001, 7_777, 4_003, 2_501, 1_999])(
+    "a budget of %i ms (any whole number) awards every message",
+    async (remainingMs, { env }) => {
+      const deps = depsFor(env);
+      const user = newUser(`budget-${remainingMs}`);
+      const { results } = await run(deps, [completed(user, "a"), signup(user)], lambdaContext(remainingMs));
+      expect(results.map((r) => [r.outcome, r.attempts])).toEqual([
+        ["awarded", 1],
+        ["awarded", 1],
+      ]);
+      expect(await xpOf(deps, user)).toBe(120);
+    },
+  );
+
+  it("emits one EMF line per batch in the Rewards namespace with the batch's counts and duration", async ({
+    env,
+  }) => {
+    const lines: string[] = [];
+    const start = Date.now();
+    let reads = 0;
+    const deps = depsFor(env, {
+      dlqUrl: undefined,
+      emitMetrics: (line) => lines.push(line),
+      // The batch's first reading is its start; every later one (the end among them) is 63 ms on.
+      clock: () => start + (reads++ === 0 ? 0 : 63),
+    });
+    await run(deps, [completed(newUser("emf"), "a"), "{"]);
+    expect(lines).toHaveLength(1);
+    const metrics = JSON.parse(lines[0] as string);
     expect(metrics._aws.CloudWatchMetrics[0].Namespace).toBe("Rewards");
-    expect(metrics).toMatchObject({ awarded: 1, duplicate: 0, parked: 0, failed: 1 });
-    expect(metrics.batchDuration).toBeGreaterThanOrEqual(0);
+    expect(metrics._aws.Timestamp).toBe(start);
+    expect(metrics).toMatchObject({ awarded: 1, duplicate: 0, parked: 0, failed: 1, batchDuration: 63 });
+  });
+});
+
+describe("the Lambda entry point (packages/worker/src/handler.ts)", () => {
+  const saved = { ...process.env };
+  afterAll(() => {
+    process.env = saved;
   });
 
-  it("the exported Lambda handler reads its configuration from the environment", async () => {
+  it("builds its clients from the environment when it loads, and handles batches", async ({
+    env,
+    queues,
+  }) => {
+    vi.resetModules();
+    process.env = { ...saved, ...env, LOG_LEVEL: "silent" };
+    const { handler } = await import("../packages/worker/src/handler");
     const user = newUser("handler");
-    const saved = { ...process.env };
-    Object.assign(process.env, stack.env, { LOG_LEVEL: "silent" });
-    try {
-      const poison = sqsRecord("nope");
-      const ok = sqsRecord(completed(user, "a"));
-      const response = await handler(sqsEvent([ok, poison]), lambdaContext());
-      expect(response).toEqual({ batchItemFailures: [] });
-      expect(await xpOf(user)).toBe(20);
-      delete process.env.DLQ_URL;
-      const again = await handler(sqsEvent([sqsRecord("nope")]), lambdaContext());
-      expect(again.batchItemFailures).toHaveLength(1);
-    } finally {
-      process.env = saved;
-    }
-    await drain(deps.sqs, stack.resources.dlqUrl);
+    const response = await handler(
+      sqsEvent([sqsRecord(completed(user, "a")), sqsRecord("nope")]),
+      lambdaContext(),
+    );
+    expect(response).toEqual({ batchItemFailures: [] });
+    const deps = depsFor(env);
+    expect(await xpOf(deps, user)).toBe(20);
+    expect(await drain(deps.sqs, queues.dlqUrl)).toHaveLength(1);
+  });
+
+  it("fails at load, naming every bad variable, when the configuration is invalid", async () => {
+    vi.resetModules();
+    process.env = { ...saved, TABLE_NAME: "", DLQ_URL: "not a url", LOG_LEVEL: "silent" };
+    const loading = import("../packages/worker/src/handler");
+    // A fresh module graph has its own ConfigError class: compare by name.
+    await expect(loading).rejects.toMatchObject({ name: "ConfigError" });
+    await expect(loading).rejects.toThrow(
+      "invalid configuration: DLQ_URL must be a URL; TABLE_NAME is required",
+    );
   });
 });
 
 describe("FIFO sources", () => {
-  it("after a failure, that message and every later one of its group are failed; other groups go on", async () => {
+  it("after a failure, that message and every later one of its group are failed; other groups go on", async ({
+    env,
+  }) => {
+    const deps = depsFor(env, { dlqUrl: undefined });
     const arn = "arn:aws:sqs:us-east-1:000000000000:rewards-events.fifo";
     const ann = newUser("fifo-ann");
     const bob = newUser("fifo-bob");
@@ -262,11 +390,7 @@ describe("FIFO sources", () => {
       sqsRecord(completed(ann, "b"), { groupId: "g1", queueArn: arn }),
       sqsRecord(completed(bob, "a"), { groupId: "g2", queueArn: arn }),
     ];
-    const { response, results } = await processBatch(
-      { ...deps, dlqUrl: undefined },
-      sqsEvent(records),
-      lambdaContext(),
-    );
+    const { response, results } = await processBatch(deps, sqsEvent(records), lambdaContext());
     expect(results.map((r) => [r.messageId, r.outcome, r.cause])).toEqual([
       [records[0]?.messageId, "awarded", undefined],
       [records[1]?.messageId, "failed", "park_failed"],
@@ -277,108 +401,160 @@ describe("FIFO sources", () => {
       records[1]?.messageId,
       records[2]?.messageId,
     ]);
-    expect(await xpOf(ann)).toBe(20);
-    expect(await xpOf(bob)).toBe(20);
+    expect(await xpOf(deps, ann)).toBe(20);
+    expect(await xpOf(deps, bob)).toBe(20);
   });
 });
 
-describe("DynamoDB unreachable", () => {
+describe("dead endpoints: every AWS call ends before the invocation's deadline", () => {
   let blackHole: Server;
-  let port: number;
+  let blackHoleUrl: string;
 
   beforeAll(async () => {
     // Accepts connections and never answers: the worst kind of dead endpoint.
     blackHole = createServer(() => {});
     await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
-    port = (blackHole.address() as { port: number }).port;
+    blackHoleUrl = `http://127.0.0.1:${(blackHole.address() as { port: number }).port}`;
   });
 
   afterAll(() => {
     blackHole.close();
   });
 
-  it.each([
+  it.for([
     ["refused", () => "http://127.0.0.1:1"],
-    ["black-holed", () => `http://127.0.0.1:${port}`],
-  ])("%s: every message is failed and the handler returns within its deadline", async (_label, endpoint) => {
-    const dead = {
-      ...deps,
-      dynamo: createDynamoClient({
-        ...stack.env,
-        AWS_REGION: "us-east-1",
-        AWS_ENDPOINT_URL_DYNAMODB: endpoint(),
-      }),
-    };
+    ["black-holed", () => blackHoleUrl],
+  ] as Array<[string, () => string]>)(
+    "DynamoDB %s: every message is failed, within the budget",
+    async ([, endpoint], { env }) => {
+      const deps = depsFor(env, {
+        dynamo: createDynamoClient({
+          ...env,
+          AWS_REGION: "us-east-1",
+          AWS_ENDPOINT_URL_DYNAMODB: endpoint(),
+        }),
+      });
+      const started = Date.now();
+      const { response, results } = await run(
+        deps,
+        [completed("u1", "a"), completed("u2", "a"), signup("u3")],
+        lambdaContext(8000),
+      );
+      // The contract: the handler returns before Lambda's deadline (here 8 s after the start).
+      expect(Date.now() - started).toBeLessThan(8000);
+      expect(results.map((r) => [r.outcome, r.cause])).toEqual([
+        ["failed", "transient"],
+        ["failed", "transient"],
+        ["failed", "transient"],
+      ]);
+      expect(response.batchItemFailures).toHaveLength(3);
+    },
+  );
+
+  it("a black-holed DLQ: the poison message comes back failed within the budget", async ({ env }) => {
+    const deps = depsFor(env, {
+      sqs: createSqsClient({ ...env, AWS_REGION: "us-east-1", AWS_ENDPOINT_URL_SQS: blackHoleUrl }),
+    });
     const started = Date.now();
-    const { response, results } = await run(
-      [completed("u1", "a"), completed("u2", "a"), signup("u3")],
-      lambdaContext(8000),
-      dead,
+    const record = sqsRecord("{poison");
+    const { results, response } = await processBatch(deps, sqsEvent([record]), lambdaContext(4000));
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(results[0]).toMatchObject({ outcome: "failed", cause: "park_failed", parkCode: "invalid_json" });
+    expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
+  });
+
+  it("the SDK's request timeout is enforced: a silent socket fails the call", async () => {
+    const sqs = createSqsClient(
+      {
+        AWS_REGION: "us-east-1",
+        AWS_ENDPOINT_URL_SQS: blackHoleUrl,
+        AWS_ACCESS_KEY_ID: "t",
+        AWS_SECRET_ACCESS_KEY: "t",
+      },
+      { requestTimeoutMs: 300, maxAttempts: 1 },
     );
-    expect(Date.now() - started).toBeLessThan(8000);
-    expect(results.map((r) => [r.outcome, r.cause])).toEqual([
-      ["failed", "transient"],
-      ["failed", "transient"],
-      ["failed", "transient"],
-    ]);
-    expect(response.batchItemFailures).toHaveLength(3);
+    const { ListQueuesCommand } = await import("@aws-sdk/client-sqs");
+    await expect(sqs.send(new ListQueuesCommand({}))).rejects.toMatchObject({ name: "TimeoutError" });
+    expect(sqs).toBeInstanceOf(SQSClient);
   });
 });
 
-describe("transient DynamoDB errors injected at the SDK client", () => {
-  function injecting(errors: Array<() => Error>): WorkerDeps {
-    const dynamo = createDynamoClient({ ...stack.env, AWS_REGION: "us-east-1" });
-    const queue = [...errors];
-    dynamo.middlewareStack.add(
-      (next) => async (args) => {
-        const make = queue.shift();
-        if (make) throw make();
-        return next(args);
-      },
-      { step: "initialize", name: "injectFaults" },
-    );
-    return {
-      ...deps,
-      dynamo,
-      retryPolicy: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2000 },
-    };
-  }
-  const conflict = () =>
-    Object.assign(new Error("Transaction cancelled"), {
-      name: "TransactionCanceledException",
-      CancellationReasons: [{ Code: "None" }, { Code: "TransactionConflict" }],
-    });
-  const throttled = () => Object.assign(new Error("Rate exceeded"), { name: "ThrottlingException" });
+describe("retries at the HTTP boundary (every attempt recorded, the SDK's own resends included)", () => {
+  const dynamoFor = (env: Record<string, string>, maxAttempts?: number) =>
+    createDynamoClient({ ...env, AWS_REGION: "us-east-1" }, maxAttempts ? { maxAttempts } : {});
 
-  it("retries a conflict and a throttle, then awards exactly once", async () => {
-    const user = newUser("flaky");
-    const { results } = await run([completed(user, "a")], lambdaContext(), injecting([conflict, throttled]));
-    expect(results[0]).toMatchObject({ outcome: "awarded", attempts: 3 });
-    expect(await xpOf(user)).toBe(20);
+  it("every retry of one message sends a byte-identical transaction: one token, one :now", async ({
+    env,
+  }) => {
+    const dynamo = dynamoFor(env);
+    const attempts = recordAttempts(dynamo, (_attempt, index) =>
+      index < 3 ? { kind: "fail", error: index % 2 ? conflicted : throttled } : { kind: "pass" },
+    );
+    const deps = depsFor(env, { dynamo, retryPolicy: fastRetries });
+    const user = newUser("token");
+    const record = sqsRecord(completed(user, "a"));
+    const { results } = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(results[0]).toMatchObject({ outcome: "awarded" });
+    expect(attempts).toHaveLength(4);
+    const bodies = new Set(attempts.map((a) => a.body));
+    expect(bodies.size).toBe(1);
+    const sent = JSON.parse(attempts[0]?.body ?? "{}");
+    expect(sent.ClientRequestToken).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sent.TransactItems[0].Put.ExpressionAttributeValues[":now"].N).toMatch(/^\d+$/);
+    expect(await xpOf(deps, user)).toBe(20);
+
+    // Processing the same message again (a redelivery) is a new attempt: a fresh token.
+    await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(JSON.parse(attempts.at(-1)?.body ?? "{}").ClientRequestToken).not.toBe(sent.ClientRequestToken);
   });
 
-  it("reports failed when throttling outlasts the retries, and writes nothing", async () => {
+  it("reports failed when throttling outlasts the retries, and writes nothing", async ({ env }) => {
+    // Without the SDK's own resends (and their 500 ms throttling backoff), our four are exact.
+    const dynamo = dynamoFor(env, 1);
+    const attempts = recordAttempts(dynamo, () => ({ kind: "fail", error: throttled }));
+    const deps = depsFor(env, { dynamo, retryPolicy: fastRetries });
     const user = newUser("throttled");
-    const { results, response } = await run(
-      [completed(user, "a")],
-      lambdaContext(),
-      injecting(Array.from({ length: 10 }, () => throttled)),
-    );
+    const { results, response } = await run(deps, [completed(user, "a")]);
     expect(results[0]).toMatchObject({ outcome: "failed", cause: "transient", attempts: 4 });
     expect(results[0]?.detail).toMatch(/^ThrottlingException/);
+    expect(attempts).toHaveLength(4);
     expect(response.batchItemFailures).toHaveLength(1);
-    expect(await xpOf(user)).toBeUndefined();
+    expect(await xpOf(deps, user)).toBeUndefined();
   });
-});
 
-describe("queue is untouched by the handler", () => {
-  it("the handler never deletes or sends to the main queue (the event source does)", async () => {
-    const { Attributes } = await (deps.sqs as SQSClient).send(
-      new GetQueueAttributesCommand({
-        QueueUrl: stack.resources.queueUrl,
-        AttributeNames: ["ApproximateNumberOfMessages"],
-      }),
+  it("a transaction that committed but whose answer was lost is reported awarded, and paid once", async ({
+    env,
+  }) => {
+    // The SDK resending by itself would hide the lost answer from the worker; here it reaches it.
+    const dynamo = dynamoFor(env, 1);
+    const attempts = recordAttempts(dynamo, (_a, index) =>
+      index === 0 ? { kind: "drop" } : { kind: "pass" },
     );
-    expect(Attributes?.ApproximateNumberOfMessages).toBe("0");
+    const deps = depsFor(env, { dynamo, retryPolicy: fastRetries });
+    const user = newUser("lost-answer");
+    const { results } = await run(deps, [completed(user, "a")]);
+    expect(attempts).toHaveLength(2);
+    expect(results[0]).toMatchObject({ outcome: "awarded", attempts: 2 });
+    expect(results[0]?.detail).toMatch(/answer was lost/);
+    expect(await xpOf(deps, user)).toBe(20);
+  });
+
+  it("when every answer is lost the message is failed; its redelivery is a duplicate that says so", async ({
+    env,
+  }) => {
+    const dynamo = dynamoFor(env);
+    let dropping = true;
+    recordAttempts(dynamo, () => (dropping ? { kind: "drop" } : { kind: "pass" }));
+    const deps = depsFor(env, { dynamo, retryPolicy: { ...fastRetries, maxAttempts: 2 } });
+    const user = newUser("all-lost");
+    const record = sqsRecord(completed(user, "a"));
+    const first = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(first.results[0]).toMatchObject({ outcome: "failed", cause: "transient" });
+    expect(first.results[0]?.detail).toMatch(/fate is unknown/);
+    dropping = false;
+    const redelivery = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(redelivery.results[0]).toMatchObject({ outcome: "duplicate" });
+    expect(redelivery.results[0]?.detail).toMatch(/earlier delivery of this same message/);
+    expect(await xpOf(deps, user)).toBe(20);
   });
 });

@@ -1,5 +1,6 @@
 import { ConfigError } from "@rewards/core";
 import { LocalStackError } from "@rewards/local";
+import { PollerOptionsError } from "@rewards/worker";
 import { Command, CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./cliError";
 import { registerDemo } from "./commands/demo";
@@ -51,6 +52,10 @@ export function exitCodeFor(error: unknown): number {
       error.exitCode === 0
     )
       return EXIT_OK;
+    return EXIT_USAGE;
+  }
+  if (error instanceof PollerOptionsError) {
+    process.stderr.write(`rewards: ${error.message}\n`);
     return EXIT_USAGE;
   }
   const known = error instanceof CliError || error instanceof ConfigError || error instanceof LocalStackError;

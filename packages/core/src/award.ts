@@ -9,6 +9,6 @@ export interface Award {
   amount: number;
   /** The emission's CloudEvents id: stored on the guard for audit, never deduplicated on. */
   eventId: string;
-  /** Seconds the guard lives; when absent, the rule's for `type` (undefined there: forever). */
-  guardTtlSeconds?: number | undefined;
+  /** Seconds the guard lives (the rule's); undefined: kept forever. */
+  guardTtlSeconds: number | undefined;
 }

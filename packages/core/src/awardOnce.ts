@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
-import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { Award } from "./award";
-import { classifyError, describeError, type ErrorClass } from "./classifyError";
+import {
+  cancellationReasons,
+  classifyError,
+  describeError,
+  type ErrorClass,
+  isUnknownOutcome,
+} from "./classifyError";
+import { type Deadline, NO_DEADLINE, signalFor } from "./deadline";
 import { planGuardTransaction } from "./guardTransaction";
 import {
   DEFAULT_RETRY_POLICY,
@@ -12,11 +18,8 @@ import {
   retry,
 } from "./retry";
 
-export type AwardOutcome = "awarded" | "duplicate";
-
 export interface AwardDeps {
-  /** A document client, or a plain DynamoDB client that is wrapped in one. */
-  client: DynamoDBDocumentClient | DynamoDBClient;
+  client: DynamoDBDocumentClient;
   tableName: string;
   now?: () => Date;
   retryPolicy?: RetryPolicy;
@@ -28,6 +31,14 @@ export interface AwardRequest extends Award {
   messageId?: string | undefined;
 }
 
+export interface AwardResult {
+  outcome: "awarded" | "duplicate";
+  /** Transactions sent (our attempts; the SDK's own resends are below this count). */
+  attempts: number;
+  /** Why the outcome is not the plain one, e.g. an earlier attempt committed but its answer was lost. */
+  note?: string;
+}
+
 /** The award could not be written; `kind` says whether trying again later can help. */
 export class AwardError extends Error {
   override readonly name = "AwardError";
@@ -35,64 +46,93 @@ export class AwardError extends Error {
     readonly kind: Exclude<ErrorClass, "duplicate">,
     readonly attempts: number,
     override readonly cause: unknown,
+    /** Set when an attempt's fate is unknown (aborted, reset): it may have committed. */
+    readonly mayHaveCommitted: boolean,
   ) {
     super(`${kind} after ${attempts} attempt(s): ${describeError(cause)}`);
   }
 }
 
-const documentClients = new WeakMap<DynamoDBClient, DynamoDBDocumentClient>();
-
-function documentClient(client: DynamoDBDocumentClient | DynamoDBClient): DynamoDBDocumentClient {
-  if (client instanceof DynamoDBDocumentClient) return client;
-  let wrapped = documentClients.get(client);
-  if (!wrapped) {
-    wrapped = DynamoDBDocumentClient.from(client);
-    documentClients.set(client, wrapped);
-  }
-  return wrapped;
+/** The existing guard that made item 0 fail (returned because the put asks for ALL_OLD). */
+function existingGuard(error: unknown): { messageId?: unknown; awardedAt?: unknown } | undefined {
+  const item = cancellationReasons(error)?.[0]?.Item;
+  if (!item) return undefined;
+  // lib-dynamodb does not unmarshall cancellation reasons: values arrive as { S: "…" }.
+  const plain = (value: unknown) =>
+    typeof value === "object" && value !== null && "S" in value ? (value as { S: unknown }).S : value;
+  return { messageId: plain(item.messageId), awardedAt: plain(item.awardedAt) };
 }
 
 /**
  * Pays `award` at most once: the guard put and the profile update in one transaction.
  *
- * One random ClientRequestToken and one `now` serve every in-process retry, so the
- * retried request is byte-identical: if an earlier attempt committed but its answer was
- * lost, AWS answers the retry with success (awarded), not with the guard's own
- * ConditionalCheckFailed (which would misreport it as a duplicate).
+ * One random ClientRequestToken and one `now` serve every in-process retry, so a retry is
+ * byte-identical: if an earlier attempt committed but its answer was lost, AWS answers the
+ * retry with success (awarded), not the guard's ConditionalCheckFailed. Where an endpoint
+ * does not honour the token, the guard the put finds (ALL_OLD) tells the same story: this
+ * message's id and this attempt's `awardedAt` mean the award is ours.
+ *
+ * `deadline` bounds every attempt in flight, so a black-holed endpoint cannot hold the
+ * batch past it (the SDK's own timeouts alone could, its retries included).
  */
-export async function awardOnce(deps: AwardDeps, award: AwardRequest): Promise<AwardOutcome> {
+export async function awardOnce(
+  deps: AwardDeps,
+  award: AwardRequest,
+  deadline: Deadline = NO_DEADLINE,
+): Promise<AwardResult> {
+  const now = (deps.now ?? (() => new Date()))();
   const input = {
-    ...planGuardTransaction(award, {
-      tableName: deps.tableName,
-      now: (deps.now ?? (() => new Date()))(),
-      messageId: award.messageId,
-    }),
+    ...planGuardTransaction(award, { tableName: deps.tableName, now, messageId: award.messageId }),
     ClientRequestToken: randomUUID(),
   };
-  const client = documentClient(deps.client);
   let attempts = 0;
+  let unknownFate = false;
   try {
     await retry(
       async (attempt) => {
         attempts = attempt;
-        // The deadline also bounds the call in flight, so a black-holed endpoint cannot
-        // hold the batch past it (the SDK's own timeouts alone could, retries included).
-        const deadline = deps.retryHooks?.deadline;
-        const abortSignal =
-          deadline !== undefined && Number.isFinite(deadline)
-            ? AbortSignal.timeout(Math.max(1, deadline - Date.now()))
-            : undefined;
-        await client.send(new TransactWriteCommand(input), { abortSignal });
+        try {
+          await deps.client.send(new TransactWriteCommand(input), { abortSignal: signalFor(deadline) });
+        } catch (error) {
+          if (isUnknownOutcome(error)) unknownFate = true;
+          throw error;
+        }
       },
-      (error) => classifyError(error) === "retryable",
+      (error) => classifyError(error) === "transient",
       deps.retryPolicy ?? DEFAULT_RETRY_POLICY,
       deps.retryHooks,
+      deadline,
     );
-    return "awarded";
+    return unknownFate
+      ? {
+          outcome: "awarded",
+          attempts,
+          note: "an earlier attempt's answer was lost; its token made the retry safe",
+        }
+      : { outcome: "awarded", attempts };
   } catch (error) {
     const cause = error instanceof RetriesExhaustedError ? error.cause : error;
     const kind = classifyError(cause);
-    if (kind === "duplicate") return "duplicate";
-    throw new AwardError(kind, attempts, cause);
+    if (kind === "duplicate") return duplicateResult(cause, award, now, attempts);
+    throw new AwardError(kind, attempts, cause, unknownFate);
   }
+}
+
+function duplicateResult(error: unknown, award: AwardRequest, now: Date, attempts: number): AwardResult {
+  const guard = existingGuard(error);
+  if (award.messageId === undefined || guard?.messageId !== award.messageId) {
+    return { outcome: "duplicate", attempts };
+  }
+  if (guard.awardedAt === now.toISOString()) {
+    return {
+      outcome: "awarded",
+      attempts,
+      note: "an earlier attempt committed but its answer was lost; the guard it wrote is this attempt's",
+    };
+  }
+  return {
+    outcome: "duplicate",
+    attempts,
+    note: `already paid by an earlier delivery of this same message (at ${String(guard.awardedAt)}) whose result was lost`,
+  };
 }

@@ -1,12 +1,21 @@
 /**
  * What to do about an error from the guard transaction. Pure: it reads only the error's
  * name, code, status and cancellation reasons, so every row is table-tested.
+ *
+ * - `duplicate`: the guard (item 0) already exists — the intent was paid.
+ * - `transient`: may succeed if tried again (throttling, conflicts, 5xx, network, timeouts).
+ * - `permanent`: this message's write can never succeed (an item-level ValidationError,
+ *   e.g. a profile whose `xp` is not a number) — it is parked as `rejected`.
+ * - `configuration`: the request itself is wrong or unauthorised whatever the message (a
+ *   top-level ValidationException from a wrong table schema, a missing table, denied
+ *   access). Not retried in-process, never parked: the message is fine, the deployment is not.
  */
-export type ErrorClass = "duplicate" | "retryable" | "permanent";
+export type ErrorClass = "duplicate" | "transient" | "permanent" | "configuration";
 
-interface CancellationReason {
+export interface CancellationReason {
   Code?: string | undefined;
   Message?: string | undefined;
+  Item?: Record<string, unknown> | undefined;
 }
 
 interface ErrorShape {
@@ -15,7 +24,6 @@ interface ErrorShape {
   message?: unknown;
   CancellationReasons?: CancellationReason[];
   $metadata?: { httpStatusCode?: number };
-  cause?: unknown;
 }
 
 const THROTTLING = new Set([
@@ -27,12 +35,20 @@ const THROTTLING = new Set([
   "TooManyRequestsException",
 ]);
 
-/** Errors that mean the request is wrong and will be wrong every time. */
-const PERMANENT = new Set([
+/** Item-level reasons inside a cancelled transaction that no retry can change. */
+const PERMANENT_REASONS = new Set(["ValidationError", "ItemCollectionSizeLimitExceeded"]);
+
+/** Top-level errors that say the deployment, not the message, is wrong. */
+const CONFIGURATION = new Set([
   "ValidationException",
-  "ValidationError",
-  "ItemCollectionSizeLimitExceededException",
   "SerializationException",
+  "ResourceNotFoundException",
+  "AccessDeniedException",
+  "UnrecognizedClientException",
+  "InvalidSignatureException",
+  "MissingAuthenticationTokenException",
+  "IncompleteSignatureException",
+  "IdempotentParameterMismatchException",
 ]);
 
 const NETWORK_CODES = new Set([
@@ -54,30 +70,47 @@ function shapeOf(error: unknown): ErrorShape {
   return typeof error === "object" && error !== null ? (error as ErrorShape) : {};
 }
 
+export function cancellationReasons(error: unknown): CancellationReason[] | undefined {
+  const shape = shapeOf(error);
+  return shape.name === "TransactionCanceledException" ? (shape.CancellationReasons ?? []) : undefined;
+}
+
 function classifyCancellation(reasons: CancellationReason[]): ErrorClass {
   // The guard is item 0: its condition failing means this intent was already paid.
   if (reasons[0]?.Code === "ConditionalCheckFailed") return "duplicate";
   const codes = reasons.map((reason) => reason.Code ?? "None");
-  if (codes.includes("TransactionConflict")) return "retryable";
-  if (codes.some((code) => THROTTLING.has(code))) return "retryable";
-  if (codes.includes("ValidationError")) return "permanent";
-  return "retryable";
+  if (codes.includes("TransactionConflict")) return "transient";
+  if (codes.some((code) => THROTTLING.has(code))) return "transient";
+  if (codes.some((code) => PERMANENT_REASONS.has(code))) return "permanent";
+  return "transient";
 }
 
 export function classifyError(error: unknown): ErrorClass {
   const shape = shapeOf(error);
   const name = typeof shape.name === "string" ? shape.name : "";
   const code = typeof shape.code === "string" ? shape.code : "";
-  if (name === "TransactionCanceledException") {
-    return classifyCancellation(shape.CancellationReasons ?? []);
-  }
-  if (THROTTLING.has(name)) return "retryable";
-  if (PERMANENT.has(name)) return "permanent";
-  if (NETWORK_CODES.has(code) || TIMEOUTS.has(name)) return "retryable";
-  if (typeof shape.message === "string" && /socket hang up/i.test(shape.message)) return "retryable";
-  // Everything else — 5xx, a missing table, access denied, an error never seen before —
-  // is retried and eventually redriven: never drop a message we do not understand.
-  return "retryable";
+  const reasons = cancellationReasons(error);
+  if (reasons) return classifyCancellation(reasons);
+  if (THROTTLING.has(name)) return "transient";
+  if (CONFIGURATION.has(name)) return "configuration";
+  if (NETWORK_CODES.has(code) || TIMEOUTS.has(name)) return "transient";
+  // Everything else — 5xx, resets, an error never seen before — is retried and eventually
+  // redriven: never drop a message we do not understand.
+  return "transient";
+}
+
+/**
+ * A transient error that carries no answer from DynamoDB (a reset, a timeout, an abort, a
+ * 5xx): the transaction may or may not have committed. Throttling and cancellations are
+ * answers — nothing was written.
+ */
+export function isUnknownOutcome(error: unknown): boolean {
+  const name = shapeOf(error).name;
+  return (
+    classifyError(error) === "transient" &&
+    !cancellationReasons(error) &&
+    !(typeof name === "string" && THROTTLING.has(name))
+  );
 }
 
 /** One line for logs and the `rewards.reason` attribute: name, reasons, message. */

@@ -34,10 +34,15 @@ function credentials(config: ClientConfig) {
   };
 }
 
+/**
+ * Without `throwOnRequestTimeout` the handler only logs that `requestTimeout` passed and
+ * keeps waiting; with it, a silent socket fails the attempt (a TimeoutError, transient).
+ */
 function requestHandler(options: ClientOptions): NodeHttpHandler {
   return new NodeHttpHandler({
     connectionTimeout: options.connectionTimeoutMs ?? 2000,
     requestTimeout: options.requestTimeoutMs ?? 5000,
+    throwOnRequestTimeout: true,
   });
 }
 

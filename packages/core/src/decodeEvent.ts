@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Award } from "./award";
-import { type Envelope, envelopeSchema } from "./envelope";
+import { envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { type ParkReason, parkReason } from "./parkReason";
 import { type EventType, isEventType, keyPartsOf, rules } from "./rules";
@@ -40,7 +40,7 @@ export interface EventIssue {
 }
 
 export type Validated =
-  | { ok: true; event: Envelope; award: Award }
+  | { ok: true; award: Award }
   | { ok: false; code: "invalid_event" | "unknown_type"; issues: EventIssue[] };
 
 /** zod issues as dotted paths, optionally under a prefix (`data`). */
@@ -68,8 +68,7 @@ export function validateEvent(value: unknown): Validated {
       issues: [{ path: "type", message: `no reward rule for type "${type}"` }],
     };
   }
-  const decoded = decodeData(type, data, id);
-  return decoded.ok ? { ok: true, event: envelope.data, award: decoded.award } : decoded;
+  return decodeData(type, data, id);
 }
 
 function decodeData(

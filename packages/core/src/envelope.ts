@@ -1,23 +1,30 @@
 import { z } from "zod";
+import { isRfc3339DateTime, RFC3339_PATTERN } from "./rfc3339";
+import { text } from "./text";
 
 /**
- * The CloudEvents 1.0 envelope (structured JSON mode), SPEC §2.
- * Unknown top-level fields are stripped, not rejected: producers may add extensions.
+ * The CloudEvents 1.0 envelope (structured JSON mode). Unknown top-level fields are
+ * stripped, not rejected: producers may add extensions. Every text field must be
+ * well-formed Unicode.
  */
 export const envelopeSchema = z.object({
   specversion: z.literal("1.0"),
-  id: z.string().min(1).max(128),
-  source: z.string().min(1).max(256),
-  type: z.string().min(1).max(256),
-  time: z.iso.datetime({ offset: true }),
+  id: text(1, 128).describe(
+    "the emission's id: logged and stored on the guard, never used for deduplication",
+  ),
+  source: text(1, 256).describe("the producer, e.g. /reader/web"),
+  type: text(1, 256).describe("the event type; one of the reward rules"),
+  time: z
+    .string()
+    .regex(new RegExp(RFC3339_PATTERN), "must be an RFC 3339 date-time, e.g. 2026-11-29T10:00:00Z")
+    .refine(isRfc3339DateTime, "must be a real calendar date and time")
+    .optional()
+    .describe("when it happened (RFC 3339); optional"),
   datacontenttype: z.string().optional(),
   data: z.record(z.string(), z.unknown()),
 });
 
 export type Envelope = z.infer<typeof envelopeSchema>;
 
-/** 1–256 characters of any Unicode, counted as code points (what a person calls characters). */
-export const userIdSchema = z.string().refine((value) => {
-  const length = [...value].length;
-  return length >= 1 && length <= 256;
-}, "userId must be 1 to 256 characters");
+/** 1–256 characters of any Unicode, counted as code points; never normalised (ids are opaque). */
+export const userIdSchema = text(1, 256).describe("the user's id, opaque: never normalised");

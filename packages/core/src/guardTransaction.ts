@@ -1,7 +1,6 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Award } from "./award";
 import { guardKey, profileKey } from "./intentKey";
-import { rules } from "./rules";
 
 export interface GuardTransactionContext {
   tableName: string;
@@ -38,8 +37,7 @@ export function planGuardTransaction(
     awardedAt: nowIso,
   };
   if (context.messageId !== undefined) guard.messageId = context.messageId;
-  const ttlSeconds = award.guardTtlSeconds ?? rules[award.type]?.guardTtlSeconds;
-  if (ttlSeconds !== undefined) guard.expiresAt = nowEpoch + ttlSeconds;
+  if (award.guardTtlSeconds !== undefined) guard.expiresAt = nowEpoch + award.guardTtlSeconds;
   return {
     TransactItems: [
       {
@@ -48,6 +46,9 @@ export function planGuardTransaction(
           Item: guard,
           ConditionExpression: GUARD_CONDITION,
           ExpressionAttributeValues: { ":now": nowEpoch },
+          // A duplicate's cancellation reason then carries the guard it met: who paid and
+          // when, so an award whose answer was lost can be recognised (no extra read).
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         },
       },
       {

@@ -1,12 +1,13 @@
 export type { Award } from "./award";
+export { type AwardDeps, AwardError, type AwardRequest, type AwardResult, awardOnce } from "./awardOnce";
 export {
-  type AwardDeps,
-  AwardError,
-  type AwardOutcome,
-  type AwardRequest,
-  awardOnce,
-} from "./awardOnce";
-export { classifyError, describeError, type ErrorClass } from "./classifyError";
+  type CancellationReason,
+  cancellationReasons,
+  classifyError,
+  describeError,
+  type ErrorClass,
+  isUnknownOutcome,
+} from "./classifyError";
 export { type ClientOptions, createDynamoClient, createSqsClient } from "./clients";
 export {
   type Config,
@@ -16,6 +17,13 @@ export {
   configSchema,
   loadConfig,
 } from "./config";
+export {
+  DEFAULT_SAFETY_MARGIN_MS,
+  type Deadline,
+  invocationDeadline,
+  NO_DEADLINE,
+  signalFor,
+} from "./deadline";
 export {
   type Decoded,
   decodeEvent,
@@ -53,4 +61,6 @@ export {
   type RetryPolicy,
   retry,
 } from "./retry";
+export { isRfc3339DateTime, RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
+export { text } from "./text";

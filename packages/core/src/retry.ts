@@ -1,4 +1,5 @@
 import { setTimeout as delay } from "node:timers/promises";
+import { type Deadline, NO_DEADLINE } from "./deadline";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -20,8 +21,6 @@ export interface RetryHooks {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   clock?: () => number;
-  /** Epoch ms after which no retry starts (a Lambda deadline, say). */
-  deadline?: number | undefined;
   onRetry?: ((error: unknown, attempt: number, delayMs: number) => void) | undefined;
 }
 
@@ -43,7 +42,7 @@ export class RetriesExhaustedError extends Error {
 
 /**
  * Runs `operation` until it succeeds, `shouldRetry` says no, or the policy's attempts,
- * elapsed time or deadline run out. Errors that are not retried propagate unchanged;
+ * elapsed time or `deadline` (no retry starts whose wait would end past it) run out. Errors that are not retried propagate unchanged;
  * running out wraps the last error in RetriesExhaustedError.
  */
 export async function retry<T>(
@@ -51,11 +50,12 @@ export async function retry<T>(
   shouldRetry: (error: unknown) => boolean,
   policy: RetryPolicy = DEFAULT_RETRY_POLICY,
   hooks: RetryHooks = {},
+  deadline: Deadline = NO_DEADLINE,
 ): Promise<T> {
   const sleep = hooks.sleep ?? ((ms: number) => delay(ms));
   const random = hooks.random ?? Math.random;
   const clock = hooks.clock ?? Date.now;
-  const stopAt = Math.min(clock() + policy.maxElapsedMs, hooks.deadline ?? Number.POSITIVE_INFINITY);
+  const stopAt = Math.min(clock() + policy.maxElapsedMs, deadline);
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation(attempt);

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { userIdSchema } from "./envelope";
+import { text } from "./text";
 
 const DAY_SECONDS = 24 * 60 * 60;
 
 /** `YYYY-MM-DD` that is a real calendar day (2026-02-30 is rejected). */
 const calendarDay = z.iso.date();
 
-const slug = z.string().min(1).max(512);
+const slug = text(1, 512);
 
 /**
  * The reward rules, SPEC §3: one row per event type. The worker decides the XP; any
@@ -27,7 +28,7 @@ export const rules = {
     schema: z.object({
       userId: userIdSchema,
       articleSlug: slug,
-      channel: z.string().min(1).max(64),
+      channel: text(1, 64),
     }),
     xp: 5,
     keyParts: (data: { userId: string; articleSlug: string; channel: string }) => [

@@ -129,6 +129,48 @@ describe("decodeEvent", () => {
       /^data\.day: /,
     ],
     [
+      "time on a day that does not exist",
+      event("signup.completed", { userId: "u" }, { time: "2026-02-30T10:00:00Z" }),
+      "invalid_event",
+      /^time: /,
+    ],
+    [
+      "time without an offset",
+      event("signup.completed", { userId: "u" }, { time: "2026-11-29T10:00:00" }),
+      "invalid_event",
+      /^time: /,
+    ],
+    [
+      "a lone high surrogate in userId",
+      event("signup.completed", { userId: "x\ud800" }),
+      "invalid_event",
+      /^data\.userId: must be well-formed Unicode/,
+    ],
+    [
+      "a lone low surrogate in articleSlug",
+      event("article.completed", { userId: "u", articleSlug: "\udc00s" }),
+      "invalid_event",
+      /^data\.articleSlug: must be well-formed Unicode/,
+    ],
+    [
+      "a lone surrogate in channel",
+      event("article.shared", { userId: "u", articleSlug: "s", channel: "c\udfff" }),
+      "invalid_event",
+      /^data\.channel: /,
+    ],
+    [
+      "a lone surrogate in id",
+      event("signup.completed", { userId: "u" }, { id: "evt-\ud83d" }),
+      "invalid_event",
+      /^id: /,
+    ],
+    [
+      "a lone surrogate in type",
+      event("signup.completed\ud800", { userId: "u" }),
+      "invalid_event",
+      /^type: /,
+    ],
+    [
       "day not a calendar day",
       event("streak.day", { userId: "u", day: "2026-02-30" }),
       "invalid_event",
@@ -140,6 +182,29 @@ describe("decodeEvent", () => {
     if (decoded.ok) return;
     expect(decoded.park.code).toBe(code);
     expect(decoded.park.reason).toMatch(reason);
+  });
+
+  it.each([
+    "2026-11-29T10:00:00Z",
+    "2026-11-29t10:00:00z",
+    "2026-11-29T10:00:00.123456+05:30",
+    "2026-11-29t23:59:60-00:00",
+    "2024-02-29T00:00:00Z",
+  ])("accepts the RFC 3339 time %s", (time) => {
+    expect(decodeEvent(event("signup.completed", { userId: "u" }, { time })).ok).toBe(true);
+  });
+
+  it("accepts an event without time (optional in CloudEvents)", () => {
+    const decoded = decodeEvent(event("signup.completed", { userId: "u" }, { time: undefined }));
+    expect(decoded).toMatchObject({ ok: true, award: { intentKey: "u#signup.completed" } });
+  });
+
+  it("text with a lone surrogate never shares a key with its U+FFFD spelling, even past the hash limit", () => {
+    const long = "é".repeat(512); // 1,024 bytes of slug: the key is hashed
+    const broken = decodeEvent(event("article.completed", { userId: "x\ud800", articleSlug: long }));
+    const replaced = decodeEvent(event("article.completed", { userId: "x\ufffd", articleSlug: long }));
+    expect(broken).toMatchObject({ ok: false, park: { code: "invalid_event" } });
+    expect(replaced).toMatchObject({ ok: true, award: { intentKey: expect.stringMatching(/^sha256:/) } });
   });
 
   it("clips reasons to 1,000 characters", () => {

@@ -73,10 +73,8 @@ describe("retry", () => {
       async () => Promise.reject(new Error("slow")),
       () => true,
       policy,
-      {
-        ...time.hooks,
-        deadline: 120,
-      },
+      time.hooks,
+      120,
     );
     await expect(failure).rejects.toMatchObject({ attempts: 2 });
     expect(time.sleeps).toEqual([50]);

@@ -1,21 +1,31 @@
-"""moto's DynamoDB server, fixed for concurrent transactional use.
+"""moto's DynamoDB server, made to answer like AWS where the rewards guarantee lives.
 
 Started by packages/local (startDynamo.ts) as a child process. It prints one JSON line,
 {"port": N}, once it listens, and exits when its standard input closes, so it can never
 outlive the Node process that started it, however that process ends.
 
-Two defects of moto 5.2.x are fixed here (see the README, "The embedded local AWS"):
+What is changed in moto 5.2.x (see the README, "The embedded local AWS"):
 
-1. The server is threaded and the DynamoDB backend takes no lock. Concurrent transactions
-   fail with HTTP 500 ("dictionary changed size during iteration") and a cancelled
-   transaction's rollback can erase a concurrent commit. Every request is serialised
-   behind one lock; DynamoDB itself is serialisable per item, so this only costs speed.
-2. TransactWriteItems deep-copies every table it touches before it starts, so its latency
-   grows with the table. The table copy is skipped and only the items the transaction
-   touches are snapshotted and restored.
+1. Concurrency. The server is threaded and the DynamoDB backend takes no lock: concurrent
+   transactions fail with HTTP 500 and a rollback can erase a concurrent commit. Every
+   request is serialised behind one lock; DynamoDB is serialisable per item, so this only
+   costs speed.
+2. TransactWriteItems is replaced by an implementation that behaves as AWS documents:
+   - request-level problems (a key attribute missing or of the wrong type, a missing table,
+     one item twice) are top-level errors, before anything is evaluated;
+   - item-level failures are a TransactionCanceledException with one reason per item in
+     request order (`None` where the item had no problem): `ConditionalCheckFailed` (with
+     the item when ReturnValuesOnConditionCheckFailure is ALL_OLD) and `ValidationError`
+     (e.g. ADD to an attribute that is not a number) — moto reports the latter as a
+     top-level ValidationException;
+   - rollback restores only the items the transaction touched (moto deep-copies every
+     touched table first, so its latency grows with the table).
+3. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
+   10 minutes: the same token with the same parameters answers success without writing
+   again; with different parameters, IdempotentParameterMismatchException. Entries expire,
+   and at most MAX_TOKENS are kept.
 
-Both patches check the moto version and the shape of what they patch, and fail at start
-rather than silently misbehave after an upgrade.
+The patches check the moto version and fail at start rather than misbehave after an upgrade.
 """
 
 from __future__ import annotations
@@ -26,6 +36,8 @@ import logging
 import os
 import sys
 import threading
+import time
+from collections import OrderedDict
 from typing import Any
 
 SUPPORTED_MOTO = "5.2."
@@ -41,10 +53,21 @@ try:
     from importlib.metadata import version
 
     moto_version = version("moto")
-    from moto.dynamodb import models as dynamodb_models
+    from moto.core.responses import ActionResult
+    from moto.dynamodb.comparisons import get_filter_expression
+    from moto.dynamodb.exceptions import (
+        ConditionalCheckFailed,
+        DynamodbException,
+        MockValidationException,
+        MultipleTransactionsException,
+        TooManyTransactionsException,
+        TransactionCanceledException,
+        TransactWriteSingleOpException,
+    )
     from moto.dynamodb.models import DynamoDBBackend
     from moto.dynamodb.models.dynamo_type import DynamoType
     from moto.dynamodb.models.table import Table
+    from moto.dynamodb.responses import DynamoHandler
     from moto.moto_server.werkzeug_app import create_backend_app
     from werkzeug.serving import make_server
 except ImportError as error:  # the Node side turns this exit code into an install hint
@@ -52,43 +75,61 @@ except ImportError as error:  # the Node side turns this exit code into an insta
 
 if not moto_version.startswith(SUPPORTED_MOTO):
     _fail(f"moto {moto_version} is installed; this launcher is written for {SUPPORTED_MOTO}x")
-if getattr(dynamodb_models, "copy", None) is not copy:
-    _fail("moto.dynamodb.models no longer uses copy.deepcopy as patched here")
+for name in ("transact_write_items", "get_item", "put_item", "update_item", "delete_item", "get_table"):
+    if not callable(getattr(DynamoDBBackend, name, None)):
+        _fail(f"moto's DynamoDBBackend has no {name} as patched here")
+
+TOKEN_TTL_SECONDS = float(os.environ.get("REWARDS_DYNAMODB_TOKEN_TTL_SECONDS", "600"))
+MAX_TOKENS = int(os.environ.get("REWARDS_DYNAMODB_MAX_TOKENS", "100000"))
+OPERATIONS = ("ConditionCheck", "Put", "Delete", "Update")
 
 
-class _TableCopySkipper:
-    """Stands in for the `copy` module inside moto.dynamodb.models.
-
-    moto's transact_write_items deep-copies each touched Table as its rollback backup and
-    assigns it back on failure. Returning the live table makes that backup and restore a
-    no-op; the item-level snapshot in `_transact_write_items` does the real rollback.
-    """
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(copy, name)
-
-    @staticmethod
-    def deepcopy(value: Any, memo: dict[int, Any] | None = None) -> Any:
-        if isinstance(value, Table):
-            return value
-        return copy.deepcopy(value, memo)
+class IdempotentParameterMismatch(DynamodbException):
+    def __init__(self) -> None:
+        super().__init__(
+            "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException",
+            "The request uses the same client token as a previous, but non-identical request.",
+        )
 
 
-def _touched_key(backend: DynamoDBBackend, operation: dict[str, Any]) -> tuple[Table, DynamoType, DynamoType | None] | None:
-    (kind, body), = operation.items()
-    table = backend.tables.get(body.get("TableName"))
-    if table is None:
-        return None  # moto itself reports the missing table
-    attributes = body.get("Item") if kind == "Put" else body.get("Key")
-    if not attributes or table.hash_key_attr not in attributes:
-        return None  # malformed: moto rejects it before it writes anything
-    hash_key = DynamoType(attributes[table.hash_key_attr])
-    range_key = None
-    if table.has_range_key:
-        if table.range_key_attr not in attributes:
-            return None
-        range_key = DynamoType(attributes[table.range_key_attr])
-    return table, hash_key, range_key
+def _key_value(table: Table, attributes: dict[str, Any], name: str, expected: str | None) -> DynamoType:
+    value = attributes.get(name)
+    if not isinstance(value, dict) or len(value) != 1:
+        raise MockValidationException(f"One or more parameter values were invalid: Missing the key {name} in the item")
+    (actual,) = value.keys()
+    if actual != expected:
+        raise MockValidationException(
+            f"One or more parameter values were invalid: Type mismatch for key {name} expected: {expected} actual: {actual}"
+        )
+    return DynamoType(value)
+
+
+def _plan(backend: DynamoDBBackend, transact_items: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], Table, dict[str, Any], DynamoType, DynamoType | None]]:
+    """Request-level checks, as AWS makes them before evaluating any item."""
+    if len(transact_items) > 100:
+        raise TooManyTransactionsException()
+    plan = []
+    seen: set[tuple[str, str]] = set()
+    for item in transact_items:
+        if len(item) != 1:
+            raise TransactWriteSingleOpException()
+        ((kind, operation),) = item.items()
+        if kind not in OPERATIONS:
+            raise MockValidationException(f"Unsupported transaction operation {kind}")
+        table = backend.get_table(operation["TableName"])  # ResourceNotFoundException if missing
+        attributes = operation["Item"] if kind == "Put" else operation["Key"]
+        hash_key = _key_value(table, attributes, table.hash_key_attr, table.hash_key_type)
+        range_key = None
+        key = {table.hash_key_attr: attributes[table.hash_key_attr]}
+        if table.range_key_attr is not None:
+            range_key = _key_value(table, attributes, table.range_key_attr, table.range_key_type)
+            key[table.range_key_attr] = attributes[table.range_key_attr]
+        identity = (table.name, json.dumps(key, sort_keys=True))
+        if identity in seen:
+            raise MultipleTransactionsException()
+        seen.add(identity)
+        plan.append((kind, operation, table, key, hash_key, range_key))
+    return plan
 
 
 def _restore(table: Table, hash_key: DynamoType, range_key: DynamoType | None, original: Any) -> None:
@@ -98,7 +139,7 @@ def _restore(table: Table, hash_key: DynamoType, range_key: DynamoType | None, o
         else:
             table.items[hash_key] = original
         return
-    bucket = table.items[hash_key]
+    bucket = table.items.setdefault(hash_key, {})
     if original is None:
         bucket.pop(range_key, None)
         if not bucket:
@@ -107,27 +148,76 @@ def _restore(table: Table, hash_key: DynamoType, range_key: DynamoType | None, o
         bucket[range_key] = original
 
 
-_original_transact_write_items = DynamoDBBackend.transact_write_items
+def _apply(backend: DynamoDBBackend, kind: str, operation: dict[str, Any], table: Table, key: dict[str, Any]) -> None:
+    condition = operation.get("ConditionExpression")
+    names = operation.get("ExpressionAttributeNames")
+    values = operation.get("ExpressionAttributeValues")
+    current = backend.get_item(table.name, key)
+    if condition is not None and not get_filter_expression(condition, names, values).expr(current):
+        item = None
+        if operation.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD" and current:
+            item = current.to_json()["Attributes"]
+        raise ConditionalCheckFailed(item=item)
+    if kind == "Put":
+        backend.put_item(table.name, operation["Item"], expression_attribute_names=names, expression_attribute_values=values)
+    elif kind == "Delete":
+        backend.delete_item(table.name, key, expression_attribute_names=names, expression_attribute_values=values)
+    elif kind == "Update":
+        backend.update_item(
+            table.name,
+            key,
+            update_expression=operation["UpdateExpression"],
+            expression_attribute_names=names,
+            expression_attribute_values=values,
+        )
 
 
 def _transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, Any]]) -> None:
-    snapshot = []
-    for operation in transact_items:
-        if len(operation) != 1:
-            continue  # moto raises TransactWriteSingleOpException before writing
-        touched = _touched_key(self, operation)
-        if touched is None:
-            continue
-        table, hash_key, range_key = touched
-        current = table.get_item(hash_key, range_key)
-        # Items are updated in place, so the snapshot must be a copy, not a reference.
-        snapshot.append((table, hash_key, range_key, copy.deepcopy(current)))
-    try:
-        _original_transact_write_items(self, transact_items)
-    except BaseException:
+    plan = _plan(self, transact_items)
+    # Items are updated in place, so the snapshot must hold copies, not references.
+    snapshot = [
+        (table, hash_key, range_key, copy.deepcopy(table.get_item(hash_key, range_key)))
+        for _, _, table, _, hash_key, range_key in plan
+    ]
+    reasons: list[tuple[Any, Any, Any]] = []
+    for kind, operation, table, key, _, _ in plan:
+        try:
+            _apply(self, kind, operation, table, key)
+            reasons.append((None, None, None))
+        except ConditionalCheckFailed as failure:
+            item = json.loads(failure.description).get("Item") if getattr(failure, "description", None) else None
+            reasons.append(("ConditionalCheckFailed", "The conditional request failed", item))
+        except MockValidationException as invalid:
+            reasons.append(("ValidationError", invalid.exception_msg, None))
+    if any(code is not None for code, _, _ in reasons):
         for table, hash_key, range_key, original in reversed(snapshot):
             _restore(table, hash_key, range_key, original)
-        raise
+        raise TransactionCanceledException(reasons)
+
+
+_tokens: OrderedDict[str, tuple[float, str]] = OrderedDict()
+_transact_write_items_response = DynamoHandler.transact_write_items
+
+
+def _transact_write_items_with_token(self: DynamoHandler) -> ActionResult:
+    token = self.body.get("ClientRequestToken")
+    if token is None:
+        return _transact_write_items_response(self)
+    now = time.monotonic()
+    while _tokens and next(iter(_tokens.values()))[0] <= now:
+        _tokens.popitem(last=False)
+    parameters = json.dumps({k: v for k, v in self.body.items() if k != "ClientRequestToken"}, sort_keys=True)
+    seen = _tokens.get(token)
+    if seen is not None:
+        if seen[1] != parameters:
+            raise IdempotentParameterMismatch()
+        return ActionResult({"ConsumedCapacity": [], "ItemCollectionMetrics": {}})
+    result = _transact_write_items_response(self)
+    # Only a success is remembered: AWS processes a retry of a failed request anew.
+    _tokens[token] = (now + TOKEN_TTL_SECONDS, parameters)
+    while len(_tokens) > MAX_TOKENS:
+        _tokens.popitem(last=False)
+    return result
 
 
 class _Serialised:
@@ -149,8 +239,8 @@ def _exit_when_parent_goes() -> None:
 
 
 def main() -> None:
-    dynamodb_models.copy = _TableCopySkipper()
     DynamoDBBackend.transact_write_items = _transact_write_items
+    DynamoHandler.transact_write_items = _transact_write_items_with_token
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
     host = os.environ.get("REWARDS_DYNAMODB_HOST", "127.0.0.1")

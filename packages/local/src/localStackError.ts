@@ -2,6 +2,7 @@
 export type LocalStackErrorCode =
   | "moto_missing"
   | "moto_failed"
+  | "sqs_failed"
   | "container_runtime_missing"
   | "containers_failed"
   | "provisioning_failed";

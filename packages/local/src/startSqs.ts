@@ -4,6 +4,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildApp } from "fauxqs";
+import { LocalStackError } from "./localStackError";
+
+/** The fauxqs release whose internal module layout loadFauxqsStores expects (package.json pins it). */
+export const FAUXQS_VERSION = "1.9.2";
 
 export interface RunningService {
   endpoint: string;
@@ -19,14 +23,27 @@ async function loadFauxqsStores() {
   const dist = (createRequire(import.meta.url).resolve.paths("fauxqs") ?? [])
     .map((modules) => join(modules, "fauxqs", "dist"))
     .find((candidate) => existsSync(join(candidate, "app.js")));
-  if (!dist) throw new Error("fauxqs is not installed: run npm install");
+  if (!dist) throw new LocalStackError("sqs_failed", "fauxqs is not installed: run npm install");
   const load = (path: string) => import(pathToFileURL(join(dist, path)).href);
-  const [sqs, sns, s3] = await Promise.all([
-    load("sqs/sqsStore.js"),
-    load("sns/snsStore.js"),
-    load("s3/s3Store.js"),
-  ]);
-  return { SqsStore: sqs.SqsStore, SnsStore: sns.SnsStore, S3Store: s3.S3Store };
+  try {
+    const [sqs, sns, s3] = await Promise.all([
+      load("sqs/sqsStore.js"),
+      load("sns/snsStore.js"),
+      load("s3/s3Store.js"),
+    ]);
+    const stores = { SqsStore: sqs.SqsStore, SnsStore: sns.SnsStore, S3Store: s3.S3Store };
+    for (const [name, value] of Object.entries(stores)) {
+      if (typeof value !== "function") throw new Error(`${name} is not exported where expected`);
+    }
+    return stores;
+  } catch (error) {
+    throw new LocalStackError(
+      "sqs_failed",
+      `fauxqs's internal modules are not where fauxqs ${FAUXQS_VERSION} keeps them (${(error as Error).message}); ` +
+        `the local stack is written for fauxqs ${FAUXQS_VERSION} exactly: reinstall it with npm ci`,
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -39,6 +56,12 @@ async function loadFauxqsStores() {
 export async function startSqs(): Promise<RunningService> {
   const { SqsStore, SnsStore, S3Store } = await loadFauxqsStores();
   const sqsStore = new SqsStore();
+  if (!("host" in sqsStore)) {
+    throw new LocalStackError(
+      "sqs_failed",
+      `fauxqs's SqsStore has no host field; the local stack is written for fauxqs ${FAUXQS_VERSION} exactly`,
+    );
+  }
   sqsStore.host = "";
   const app = buildApp({
     logger: false,

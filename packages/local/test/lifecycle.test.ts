@@ -1,53 +1,18 @@
-import { execFileSync, spawn } from "node:child_process";
-import { connect } from "node:net";
-import { setTimeout as delay } from "node:timers/promises";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { childrenOf, eventuallyClosed, isListening, portOf } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 import { startLocalStack } from "../src";
-
-function portOf(endpoint: string): number {
-  return Number(new URL(endpoint).port);
-}
-
-function isListening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
-async function eventuallyClosed(port: number, withinMs = 5000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  while (Date.now() < until) {
-    if (!(await isListening(port))) return true;
-    await delay(100);
-  }
-  return false;
-}
-
-function childrenOf(pid: number): string[] {
-  try {
-    return execFileSync("ps", ["-o", "args=", "--ppid", String(pid)], { encoding: "utf8" })
-      .split("\n")
-      .filter((line) => line.includes("dynamodb_server.py"));
-  } catch {
-    return []; // ps exits 1 when there is no such process
-  }
-}
 
 describe("local stack lifecycle", () => {
   it("stop() closes both ports and leaves no child process", async () => {
     const stack = await startLocalStack();
     const ports = [portOf(stack.endpoints.sqs), portOf(stack.endpoints.dynamodb)];
     expect(await Promise.all(ports.map(isListening))).toEqual([true, true]);
-    expect(childrenOf(process.pid)).toHaveLength(1);
+    expect(childrenOf(process.pid, "dynamodb_server.py")).toHaveLength(1);
     await stack.stop();
     expect(await Promise.all(ports.map(isListening))).toEqual([false, false]);
-    expect(childrenOf(process.pid)).toEqual([]);
+    expect(childrenOf(process.pid, "dynamodb_server.py")).toEqual([]);
   });
 
   it("runs several stacks side by side", async () => {
@@ -55,7 +20,7 @@ describe("local stack lifecycle", () => {
     const ports = stacks.flatMap((s) => [portOf(s.endpoints.sqs), portOf(s.endpoints.dynamodb)]);
     expect(new Set(ports).size).toBe(6);
     await Promise.all(stacks.map((s) => s.stop()));
-    expect(childrenOf(process.pid)).toEqual([]);
+    expect(childrenOf(process.pid, "dynamodb_server.py")).toEqual([]);
   });
 
   it.each(["SIGKILL", "SIGTERM", "SIGINT"] as const)(

@@ -39,8 +39,8 @@ export interface Publisher {
 }
 
 /** Entries SQS refused for a reason that may pass on a second try. */
-class RetryableEntries extends Error {
-  override readonly name = "RetryableEntries";
+class TransientEntryFailures extends Error {
+  override readonly name = "TransientEntryFailures";
   constructor(readonly entries: Entry[]) {
     super(`${entries.length} entries failed on the server side`);
   }
@@ -91,7 +91,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
               messageId: sent.MessageId as string,
             };
           }
-          const retryable: Entry[] = [];
+          const transient: Entry[] = [];
           for (const failed of response.Failed ?? []) {
             const index = Number(failed.Id);
             if (failed.SenderFault) {
@@ -101,21 +101,21 @@ export function createPublisher(options: PublisherOptions): Publisher {
                 error: `${failed.Code}: ${failed.Message ?? "rejected by SQS"}`,
               };
             } else {
-              retryable.push(pending.find((entry) => entry.index === index) as Entry);
+              transient.push(pending.find((entry) => entry.index === index) as Entry);
             }
           }
-          if (retryable.length > 0) {
-            pending = retryable;
-            throw new RetryableEntries(retryable);
+          if (transient.length > 0) {
+            pending = transient;
+            throw new TransientEntryFailures(transient);
           }
         },
-        (error) => error instanceof RetryableEntries || classifyError(error) === "retryable",
+        (error) => error instanceof TransientEntryFailures || classifyError(error) === "transient",
         policy,
       );
     } catch (error) {
       const cause = (error as { cause?: unknown }).cause ?? error;
       const reason =
-        cause instanceof RetryableEntries
+        cause instanceof TransientEntryFailures
           ? "SQS kept failing these entries (server side)"
           : describeError(cause);
       for (const entry of pending) results[entry.index] = { ok: false, index: entry.index, error: reason };

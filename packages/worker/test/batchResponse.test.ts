@@ -1,5 +1,5 @@
+import { sqsRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { sqsRecord } from "../../../tests/support/lambdaEvents";
 import { acknowledge } from "../src";
 
 const records = [sqsRecord("a", { messageId: "m1" }), sqsRecord("b", { messageId: "m2" })];

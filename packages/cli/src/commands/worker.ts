@@ -1,5 +1,5 @@
 import { createSqsClient } from "@rewards/core";
-import { handler, startPoller } from "@rewards/worker";
+import { createHandler, createWorkerDeps, startPoller } from "@rewards/worker";
 import type { Command } from "commander";
 import { commandConfig } from "../environment";
 import { integer } from "../options";
@@ -51,7 +51,8 @@ export function registerWorker(program: Command): void {
       const poller = await startPoller({
         sqs: createSqsClient(config, { requestTimeoutMs: (options.wait + 10) * 1000 }),
         queueUrl: config.QUEUE_URL,
-        handler,
+        // The same handler Lambda runs (packages/worker/src/handler.ts), over this process's env.
+        handler: createHandler(createWorkerDeps(process.env)),
         logger,
         ...pollerSettings(options),
         onBatch: (summary) => stats.recordBatch(summary),

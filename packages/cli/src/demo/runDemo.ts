@@ -41,7 +41,9 @@ export interface DemoReport {
 }
 
 /** A local visibility timeout short enough that redelivery shows within the demo. */
-const DEMO_VISIBILITY_SECONDS = 2;
+const DEMO_VISIBILITY_SECONDS = 3;
+/** Lambda's rule: the function timeout is shorter than the queue's visibility timeout. */
+const DEMO_TIMEOUT_MS = 2000;
 
 /**
  * The whole system on one machine: stack, producers, poller + handler under injected
@@ -85,6 +87,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       logger: options.logger,
       waitTimeSeconds: 1,
       pollers: 2,
+      timeoutMs: DEMO_TIMEOUT_MS,
     });
     const problems: string[] = [];
     if (!(await waitForDrain(sqs, config.QUEUE_URL, options.timeoutMs)))

@@ -1,17 +1,23 @@
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import type { ParkReason } from "@rewards/core";
+import { type Deadline, type ParkReason, signalFor } from "@rewards/core";
 import type { SQSRecord } from "aws-lambda";
 import { buildDlqMessage } from "./dlqMessage";
 import type { WorkerDeps } from "./workerDeps";
 
-/** Copies the message to the DLQ. Throws if it cannot: the caller reports it `failed`. */
+/**
+ * Copies the message to the DLQ, ending by `deadline` whatever the endpoint does. Throws
+ * if it cannot (no DLQ_URL, too large, refused, timed out): the caller reports it `failed`.
+ */
 export async function parkMessage(
   deps: Pick<WorkerDeps, "sqs" | "dlqUrl">,
   record: SQSRecord,
   park: ParkReason,
   now: Date,
+  deadline: Deadline,
 ): Promise<void> {
   if (!deps.dlqUrl) throw new Error("DLQ_URL is not set");
   const message = buildDlqMessage(record, park, now, deps.dlqUrl.endsWith(".fifo"));
-  await deps.sqs.send(new SendMessageCommand({ QueueUrl: deps.dlqUrl, ...message }));
+  await deps.sqs.send(new SendMessageCommand({ QueueUrl: deps.dlqUrl, ...message }), {
+    abortSignal: signalFor(deadline),
+  });
 }

@@ -1,7 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const REWARDS_BIN = fileURLToPath(new URL("../../packages/cli/bin/rewards.js", import.meta.url));
+export const REWARDS_BIN = fileURLToPath(new URL("../../cli/bin/rewards.js", import.meta.url));
 
 export interface CliRun {
   code: number;

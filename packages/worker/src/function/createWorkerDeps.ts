@@ -1,4 +1,4 @@
-import { configSchema, createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
+import { createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
 import type { WorkerDeps } from "./workerDeps";
 
 /** The worker's dependencies from SPEC §6 variables; throws ConfigError naming every bad one. */
@@ -13,9 +13,3 @@ export function createWorkerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDe
     logger: createLogger({ level: config.LOG_LEVEL, name: "rewards-worker" }),
   };
 }
-
-/**
- * The variables createWorkerDeps reads (every SPEC §6 one, credentials included): when one
- * changes, the dependencies are rebuilt.
- */
-export const WORKER_ENV = Object.keys(configSchema.shape);

@@ -1,19 +1,18 @@
 import { decodeEvent } from "@rewards/core";
+import { completed, signup, sqsRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { completed, signup } from "../../../tests/support/events";
-import { sqsRecord } from "../../../tests/support/lambdaEvents";
-import { planLanes } from "../src";
+import { planGroups } from "../src";
 
 const FIFO_ARN = "arn:aws:sqs:us-east-1:000000000000:rewards-events.fifo";
-const lanesOf = (records: ReturnType<typeof sqsRecord>[]) =>
-  planLanes(records, decodeEvent).map((lane) => ({
-    key: lane.key,
-    ids: lane.items.map((item) => item.record.messageId),
-    stopOnFailure: lane.stopOnFailure,
+const groupsOf = (records: ReturnType<typeof sqsRecord>[]) =>
+  planGroups(records.map((record) => ({ record, decoded: decodeEvent(record.body) }))).map((group) => ({
+    key: group.key,
+    ids: group.items.map((item) => item.record.messageId),
+    stopOnFailure: group.stopOnFailure,
   }));
 
-describe("planLanes", () => {
-  it("standard queue: one lane per user in arrival order, and one per message to park", () => {
+describe("planGroups", () => {
+  it("standard queue: one group per user in arrival order, and one per message to park", () => {
     const records = [
       sqsRecord(completed("ann", "a"), { messageId: "1" }),
       sqsRecord(completed("bob", "a"), { messageId: "2" }),
@@ -22,7 +21,7 @@ describe("planLanes", () => {
       sqsRecord(completed("ann", "a"), { messageId: "5" }),
       sqsRecord("[]", { messageId: "6" }),
     ];
-    expect(lanesOf(records)).toEqual([
+    expect(groupsOf(records)).toEqual([
       { key: "user:ann", ids: ["1", "4", "5"], stopOnFailure: false },
       { key: "user:bob", ids: ["2"], stopOnFailure: false },
       { key: "park:3", ids: ["3"], stopOnFailure: false },
@@ -30,15 +29,15 @@ describe("planLanes", () => {
     ]);
   });
 
-  it("FIFO queue: one lane per message group, in order, stopping at the first failure", () => {
+  it("FIFO queue: one group per message group, in order, stopping at the first failure", () => {
     const records = [
       sqsRecord(completed("ann", "a"), { messageId: "1", groupId: "g1", queueArn: FIFO_ARN }),
       sqsRecord("{", { messageId: "2", groupId: "g2", queueArn: FIFO_ARN }),
       sqsRecord(completed("bob", "a"), { messageId: "3", groupId: "g1", queueArn: FIFO_ARN }),
     ];
-    expect(lanesOf(records)).toEqual([
-      { key: "group:g1", ids: ["1", "3"], stopOnFailure: true },
-      { key: "group:g2", ids: ["2"], stopOnFailure: true },
+    expect(groupsOf(records)).toEqual([
+      { key: "fifo:g1", ids: ["1", "3"], stopOnFailure: true },
+      { key: "fifo:g2", ids: ["2"], stopOnFailure: true },
     ]);
   });
 });

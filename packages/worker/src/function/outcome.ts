@@ -7,8 +7,9 @@ export const OUTCOMES: readonly Outcome[] = ["awarded", "duplicate", "parked", "
 
 /** Why a message is `failed`: each is a different thing to look at in the logs. */
 export type FailureCause =
-  | "transient" // retries ran out on a retryable error
-  | "park_failed" // it belongs in the DLQ but the send failed or DLQ_URL is unset
+  | "transient" // retries ran out on a transient error (or the deadline cut them short)
+  | "configuration" // the deployment is wrong (table schema, missing table, access): not the message
+  | "park_failed" // it belongs in the DLQ but the send failed, did not fit, or DLQ_URL is unset
   | "deadline" // not started: the invocation was about to time out
   | "fifo_blocked" // an earlier message of its FIFO group failed
   | "unexpected"; // a bug: an error nothing classified
@@ -17,7 +18,7 @@ export interface MessageResult {
   messageId: string;
   outcome: Outcome;
   intentKey?: string;
-  /** DynamoDB attempts made for this message (0 when none was needed). */
+  /** DynamoDB transactions sent for this message (0 when none was needed). */
   attempts: number;
   parkCode?: ParkCode;
   cause?: FailureCause;

@@ -1,11 +1,11 @@
-import { decodeEvent } from "@rewards/core";
+import { decodeEvent, invocationDeadline } from "@rewards/core";
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import { embeddedMetrics } from "./metrics";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
-import { type Lane, planLanes } from "./planBatch";
+import { type Group, planGroups } from "./planGroups";
 import { processMessage } from "./processMessage";
-import { DEFAULT_SAFETY_MARGIN_MS, type WorkerDeps } from "./workerDeps";
+import type { WorkerDeps } from "./workerDeps";
 
 export interface BatchResult {
   response: SQSBatchResponse;
@@ -21,51 +21,54 @@ function remainingMs(context: Partial<Context> | undefined): number {
   return typeof remaining === "number" && Number.isFinite(remaining) ? remaining : Number.POSITIVE_INFINITY;
 }
 
-async function runLane(deps: WorkerDeps, lane: Lane, deadline: number): Promise<MessageResult[]> {
+async function runGroup(deps: WorkerDeps, group: Group, deadline: number, clock: () => number) {
   const results: MessageResult[] = [];
   let blocked = false;
-  for (const item of lane.items) {
+  for (const item of group.items) {
     const base = { messageId: item.record.messageId, outcome: "failed" as const, attempts: 0 };
     if (blocked) {
       results.push({ ...base, cause: "fifo_blocked" });
-    } else if (Date.now() >= deadline) {
+    } else if (clock() >= deadline) {
       results.push({ ...base, cause: "deadline" });
     } else {
       const result = await processMessage(deps, item, deadline);
       results.push(result);
-      blocked = lane.stopOnFailure && result.outcome === "failed";
+      blocked = group.stopOnFailure && result.outcome === "failed";
     }
   }
   return results;
 }
 
 /**
- * The whole worker: decode, plan lanes, run them with bounded concurrency, report only
- * `failed` messages to SQS. It never throws for a per-message problem; if something
- * unforeseen breaks the batch itself, every message is reported failed (redelivered),
- * never dropped.
+ * The whole worker: decode, plan groups, run them with bounded concurrency, report only
+ * `failed` messages to SQS. One deadline (the invocation's end less a safety margin, in
+ * whole ms) bounds every AWS call. It never throws for a per-message problem; if
+ * something unforeseen breaks the batch itself, every message is reported failed
+ * (redelivered), never dropped.
  */
 export async function processBatch(
   deps: WorkerDeps,
   event: SQSEvent,
   context?: Partial<Context>,
 ): Promise<BatchResult> {
-  const started = Date.now();
+  const clock = deps.clock ?? Date.now;
+  const started = clock();
   const records = event.Records ?? [];
-  const remaining = remainingMs(context);
-  // A quarter of a short budget at most, so a small timeout still lets work start.
-  const margin = deps.safetyMarginMs ?? Math.min(DEFAULT_SAFETY_MARGIN_MS, remaining / 4);
-  const deadline = started + remaining - margin;
+  const deadline = invocationDeadline(started, remainingMs(context), deps.safetyMarginMs);
   let results: MessageResult[];
   try {
     const limit = pLimit(deps.concurrency);
-    const lanes = planLanes(records, decodeEvent);
+    const items = records.map((record) => ({ record, decoded: decodeEvent(record.body) }));
     const byId = new Map(
-      (await Promise.all(lanes.map((lane) => limit(() => runLane(deps, lane, deadline)))))
+      (
+        await Promise.all(
+          planGroups(items).map((group) => limit(() => runGroup(deps, group, deadline, clock))),
+        )
+      )
         .flat()
         .map((r) => [r.messageId, r]),
     );
-    // Back in input order: lanes finish in any order.
+    // Back in input order: groups finish in any order.
     results = records.map((record) => byId.get(record.messageId) as MessageResult);
   } catch (error) {
     deps.logger.error({ err: error }, "batch failed unexpectedly; every message will be redelivered");
@@ -79,9 +82,11 @@ export async function processBatch(
   const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const result of results) {
     counts[result.outcome]++;
-    deps.logger.debug(result, "message");
+    if (result.cause === "configuration")
+      deps.logger.error(result, "configuration problem: fix the deployment");
+    else deps.logger.debug(result, "message");
   }
-  const durationMs = Date.now() - started;
+  const durationMs = clock() - started;
   deps.logger.info({ size: records.length, ...counts, durationMs }, "batch");
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
     embeddedMetrics(counts, durationMs, started),

@@ -22,13 +22,16 @@ export interface PollerOptions {
   region?: string;
   /** Concurrent receive loops, like Lambda's pollers (default 2). */
   pollers?: number;
-  /** Messages per batch, at most 10 (default 10). */
+  /** Messages per batch: 1–10, or up to 10,000 with a batch window (default 10). */
   batchSize?: number;
   /** Long-poll wait per receive, 0–20 s (default 20). */
   waitTimeSeconds?: number;
-  /** Keep gathering up to batchSize for this long before invoking (default 0). */
+  /** Keep gathering up to batchSize for this long before invoking, at most 300 s (default 0). */
   batchWindowMs?: number;
-  /** Per-invocation timeout; the handler sees it through getRemainingTimeInMillis (default 30 s). */
+  /**
+   * Per-invocation timeout; the handler sees it through getRemainingTimeInMillis (default
+   * 30 s). Must be shorter than the queue's visibility timeout.
+   */
   timeoutMs?: number;
   /** Called after each batch, for progress and statistics. */
   onBatch?: (summary: BatchSummary) => void;
@@ -50,6 +53,42 @@ export interface Poller {
   stop(): Promise<void>;
   /** Resolves when every loop has ended (after stop, or on a fatal error). */
   done: Promise<void>;
+}
+
+/** Options Lambda's SQS event source mapping would refuse; the message says which and why. */
+export class PollerOptionsError extends Error {
+  override readonly name = "PollerOptionsError";
+}
+
+/**
+ * Lambda's rules for an SQS event source, checked before anything is received:
+ * - a batch of more than 10 needs a batch window (and at most 10,000);
+ * - the window is at most 300 s;
+ * - the function timeout must be shorter than the queue's visibility timeout, or a message
+ *   becomes visible again — and is handed to another invocation — while one still works on
+ *   it. Messages are held through the batch window too, so here timeout + window must be.
+ */
+export function checkPollerOptions(
+  options: { batchSize: number; batchWindowMs: number; timeoutMs: number; pollers: number },
+  visibilityTimeoutSeconds: number,
+): void {
+  const problems: string[] = [];
+  const { batchSize, batchWindowMs, timeoutMs, pollers } = options;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+    problems.push(`batch size ${batchSize} must be a whole number from 1 to 10,000`);
+  else if (batchSize > 10 && batchWindowMs < 1000)
+    problems.push(`batch size ${batchSize} is over 10, which needs a batch window of at least 1 s`);
+  if (batchWindowMs < 0 || batchWindowMs > 300_000)
+    problems.push(`batch window ${batchWindowMs} ms must be from 0 to 300,000 ms`);
+  if (!(timeoutMs > 0)) problems.push(`timeout ${timeoutMs} ms must be positive`);
+  else if (timeoutMs + Math.max(0, batchWindowMs) >= visibilityTimeoutSeconds * 1000)
+    problems.push(
+      batchWindowMs > 0
+        ? `timeout ${timeoutMs} ms plus batch window ${batchWindowMs} ms must be shorter than the queue's visibility timeout (${visibilityTimeoutSeconds} s)`
+        : `timeout ${timeoutMs} ms must be shorter than the queue's visibility timeout (${visibilityTimeoutSeconds} s)`,
+    );
+  if (!Number.isInteger(pollers) || pollers < 1) problems.push(`pollers ${pollers} must be at least 1`);
+  if (problems.length > 0) throw new PollerOptionsError(`invalid poller options: ${problems.join("; ")}`);
 }
 
 class InvocationTimeout extends Error {
@@ -76,12 +115,18 @@ async function invoke(handler: BatchHandler, event: SQSEvent, timeoutMs: number)
  */
 export async function startPoller(options: PollerOptions): Promise<Poller> {
   const { sqs, queueUrl, handler, logger } = options;
-  const batchSize = Math.min(10, Math.max(1, options.batchSize ?? 10));
+  const batchSize = options.batchSize ?? 10;
+  const batchWindowMs = options.batchWindowMs ?? 0;
   const waitTimeSeconds = options.waitTimeSeconds ?? 20;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const pollers = options.pollers ?? 2;
   const region = options.region ?? (await sqs.config.region());
   const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }),
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn", "VisibilityTimeout"] }),
+  );
+  checkPollerOptions(
+    { batchSize, batchWindowMs, timeoutMs, pollers },
+    Number(Attributes?.VisibilityTimeout ?? 30),
   );
   const queueArn = Attributes?.QueueArn ?? `arn:aws:sqs:${region}:000000000000:${queueUrl.split("/").pop()}`;
   const stopping = new AbortController();
@@ -108,24 +153,22 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
   }
 
   async function gather(): Promise<Message[]> {
-    const messages = await receive(batchSize, waitTimeSeconds);
-    const windowMs = options.batchWindowMs ?? 0;
-    if (messages.length === 0 || windowMs <= 0) return messages;
-    const until = Date.now() + windowMs;
+    const messages = await receive(Math.min(10, batchSize), waitTimeSeconds);
+    if (messages.length === 0 || batchWindowMs <= 0) return messages;
+    const until = Date.now() + batchWindowMs;
     while (messages.length < batchSize && Date.now() < until && !stopping.signal.aborted) {
       const waitSeconds = Math.min(20, Math.max(0, Math.floor((until - Date.now()) / 1000)));
-      messages.push(...(await receive(batchSize - messages.length, waitSeconds)));
+      messages.push(...(await receive(Math.min(10, batchSize - messages.length), waitSeconds)));
     }
     return messages;
   }
 
   /**
-   * Deletes what the handler acknowledged (a batch is at most 10: one call), retrying the
-   * entries SQS failed on its side. Returns how many stay undeleted: they come back after
-   * their visibility timeout and meet the guard as duplicates.
+   * Deletes what the handler acknowledged, 10 per call, retrying the entries SQS failed on
+   * its side. Returns how many stay undeleted: they come back after their visibility
+   * timeout and meet the guard as duplicates.
    */
-  async function deleteAll(records: SQSRecord[]): Promise<number> {
-    if (records.length === 0) return 0;
+  async function deleteChunk(records: SQSRecord[]): Promise<number> {
     let pending = records;
     let refused = 0;
     try {
@@ -149,6 +192,12 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
     }
     if (refused > 0) logger.warn({ count: refused }, "SQS refused to delete acknowledged messages");
     return pending.length + refused;
+  }
+
+  async function deleteAll(records: SQSRecord[]): Promise<number> {
+    let notDeleted = 0;
+    for (let i = 0; i < records.length; i += 10) notDeleted += await deleteChunk(records.slice(i, i + 10));
+    return notDeleted;
   }
 
   async function runBatch(messages: Message[]): Promise<void> {
@@ -192,7 +241,7 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
     }
   }
 
-  const done = Promise.all(Array.from({ length: options.pollers ?? 2 }, loop)).then(() => undefined);
+  const done = Promise.all(Array.from({ length: pollers }, loop)).then(() => undefined);
   return {
     done,
     stop: async () => {

@@ -6,17 +6,17 @@ export interface WorkerDeps {
   tableName: string;
   /** Unset: messages that belong in the DLQ are `failed`, and the redrive policy moves them. */
   dlqUrl?: string | undefined;
-  /** User lanes processed at once within a batch (REWARDS_CONCURRENCY). */
+  /** User groups processed at once within a batch (REWARDS_CONCURRENCY). */
   concurrency: number;
   dynamo: DynamoDBDocumentClient;
   sqs: SQSClient;
   logger: Logger;
   now?: () => Date;
+  /** Epoch ms; the batch's start, deadline checks and duration read it (tests pin it). */
+  clock?: () => number;
   retryPolicy?: RetryPolicy;
   /** No new message starts when the invocation has less than this left (default: 5 s, or a quarter of a shorter timeout). */
   safetyMarginMs?: number;
   /** Where the per-batch EMF line goes; stdout (CloudWatch Logs) by default. */
   emitMetrics?: (line: string) => void;
 }
-
-export const DEFAULT_SAFETY_MARGIN_MS = 5000;

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/**
+ * `min`–`max` characters of well-formed Unicode, counted as code points (what a person
+ * calls characters). JSON may spell a lone UTF-16 surrogate (`"\ud800"`): such text has
+ * no UTF-8 form, and hashing or storing it would silently turn it into U+FFFD and collide
+ * with another intent's key. So it is refused, never repaired.
+ */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .refine((value) => value.isWellFormed(), "must be well-formed Unicode (no lone surrogates)")
+    .refine((value) => {
+      const length = [...value].length;
+      return length >= min && length <= max;
+    }, `must be ${min} to ${max} characters`);
+}

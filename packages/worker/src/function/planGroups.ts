@@ -1,0 +1,47 @@
+import type { Decoded } from "@rewards/core";
+import type { SQSRecord } from "aws-lambda";
+
+export interface WorkItem {
+  record: SQSRecord;
+  decoded: Decoded;
+}
+
+/** Items run in order within a group; groups run concurrently (REWARDS_CONCURRENCY at once). */
+export interface Group {
+  key: string;
+  items: WorkItem[];
+  /** FIFO: after a failure the rest of the group is failed too, to keep its order. */
+  stopOnFailure: boolean;
+}
+
+export function isFifoSource(records: readonly SQSRecord[]): boolean {
+  return records.some((record) => record.eventSourceARN?.endsWith(".fifo"));
+}
+
+/**
+ * Standard queues: one group per user, so no two transactions of a batch touch the same
+ * profile at once and repeats of an intent meet the guard in order (they become
+ * `duplicate`, not a conflict). Messages to be parked touch no profile: a group each.
+ *
+ * FIFO queues: one group per MessageGroupId, in order, stopping at the first failure —
+ * AWS's rule for partial batch responses on FIFO sources.
+ */
+export function planGroups(items: readonly WorkItem[]): Group[] {
+  const fifo = isFifoSource(items.map((item) => item.record));
+  const groups = new Map<string, Group>();
+  for (const item of items) {
+    const { record, decoded } = item;
+    const key = fifo
+      ? `fifo:${record.attributes?.MessageGroupId ?? ""}`
+      : decoded.ok
+        ? `user:${decoded.award.userId}`
+        : `park:${record.messageId}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = { key, items: [], stopOnFailure: fifo };
+      groups.set(key, group);
+    }
+    group.items.push(item);
+  }
+  return [...groups.values()];
+}
