@@ -178,6 +178,39 @@ describe("the batch worker against the local stack", () => {
     expect([...(liked.blob?.BinaryValue ?? [])]).toEqual([1, 2, 3]);
   });
 
+  it("SNS- and EventBridge-wrapped copies of a raw event pay once; wrapped poison keeps its outer body", async ({
+    env,
+    queues,
+  }) => {
+    const deps = depsFor(env);
+    const user = newUser("wrapped");
+    const data = { userId: user, articleSlug: "wrapped" };
+    const raw = eventBody("article.completed", data);
+    const sns = (message: string) =>
+      JSON.stringify({ Type: "Notification", TopicArn: "arn:t", Message: message });
+    const eventBridge = (type: string, detail: unknown) =>
+      JSON.stringify({
+        version: "0",
+        id: "eb-1",
+        "detail-type": type,
+        source: "s",
+        time: "2026-11-29T10:00:00Z",
+        detail,
+      });
+    const poison = [sns("{not json"), eventBridge("article.liked", data)];
+    const { results } = await run(deps, [sns(raw), raw, eventBridge("article.completed", data), ...poison]);
+    expect(results.map((r) => [r.outcome, r.parkCode])).toEqual([
+      ["awarded", undefined],
+      ["duplicate", undefined],
+      ["duplicate", undefined],
+      ["parked", "invalid_json"],
+      ["parked", "unknown_type"],
+    ]);
+    expect(await xpOf(deps, user)).toBe(20);
+    const parked = await drain(deps.sqs, queues.dlqUrl);
+    expect(parked.map((m) => m.Body).sort()).toEqual([...poison].sort());
+  });
+
   it("sends nothing but the parked copy to SQS: the event source deletes and redelivers", async ({
     env,
     queues,

@@ -4,6 +4,7 @@ import { envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { type ParkReason, parkReason } from "./parkReason";
 import { type EventType, isEventType, keyPartsOf, rules } from "./rules";
+import { layerPrefix, unwrapEnvelope } from "./unwrapEnvelope";
 
 export type Decoded = { ok: true; award: Award } | { ok: false; park: ParkReason };
 
@@ -13,8 +14,10 @@ export function describeIssues(issues: readonly EventIssue[]): string {
 }
 
 /**
- * Turns an SQS message body into an award, or says why it never can. Pure: the same body
- * always gives the same answer, which is what makes parking (rather than retrying) safe.
+ * Turns an SQS message body into an award, or says why it never can. The body is an event,
+ * or an SNS notification or EventBridge event carrying one (SPEC §2a); a reason names the
+ * layer it found the problem in. Pure: the same body always gives the same answer, which
+ * is what makes parking (rather than retrying) safe.
  */
 export function decodeEvent(body: string): Decoded {
   let json: unknown;
@@ -26,9 +29,12 @@ export function decodeEvent(body: string): Decoded {
       park: parkReason("invalid_json", `body is not JSON: ${(error as Error).message}`),
     };
   }
-  const validated = validateEvent(json);
+  const unwrapped = unwrapEnvelope(json);
+  const prefix = layerPrefix(unwrapped.layers);
+  if (!unwrapped.ok) return { ok: false, park: parkReason(unwrapped.code, `${prefix}${unwrapped.reason}`) };
+  const validated = validateEvent(unwrapped.event);
   if (!validated.ok) {
-    return { ok: false, park: parkReason(validated.code, describeIssues(validated.issues)) };
+    return { ok: false, park: parkReason(validated.code, `${prefix}${describeIssues(validated.issues)}`) };
   }
   return { ok: true, award: validated.award };
 }

@@ -10,7 +10,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { PARK_ATTRIBUTES } from "@rewards/worker";
+import { originalAttributes, PARK_ATTRIBUTES } from "@rewards/worker";
 
 export interface QueueCounts {
   visible: number;
@@ -99,11 +99,17 @@ export async function peekDlq(sqs: SQSClient, dlqUrl: string, max: number): Prom
   return held.map(describeParked);
 }
 
-/** The original attributes, without the rewards.* ones the parking added. */
-function originalAttributes(message: Message): Record<string, MessageAttributeValue> {
-  return Object.fromEntries(
-    Object.entries(message.MessageAttributes ?? {}).filter(([name]) => !name.startsWith("rewards.")),
-  );
+/**
+ * What a replayed message is sent with: its original attributes (those kept in
+ * `rewards.overflow` restored) and a `rewards.replayCount` one higher than before.
+ */
+export function replayAttributes(message: Message): Record<string, MessageAttributeValue> {
+  const attributes = message.MessageAttributes ?? {};
+  const previous = Number(attributes[PARK_ATTRIBUTES.replayCount]?.StringValue ?? 0);
+  return {
+    ...originalAttributes(attributes),
+    [PARK_ATTRIBUTES.replayCount]: { DataType: "Number", StringValue: String((previous || 0) + 1) },
+  };
 }
 
 export interface ReplayReport {
@@ -149,7 +155,7 @@ export async function replayDlq(
           new SendMessageCommand({
             QueueUrl: queueUrl,
             MessageBody: message.Body,
-            MessageAttributes: originalAttributes(message),
+            MessageAttributes: replayAttributes(message),
           }),
         );
         await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
