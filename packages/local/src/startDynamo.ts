@@ -36,11 +36,25 @@ function killAllOnExit(): void {
   });
 }
 
+export interface DynamoOptions {
+  python?: string;
+  /** How long a ClientRequestToken is remembered (AWS: 10 minutes); shorter in the self-test. */
+  tokenTtlSeconds?: number;
+}
+
 /** moto's DynamoDB, patched (see moto/dynamodb_server.py), as a child on an ephemeral port. */
-export async function startDynamo(python = pythonForMoto()): Promise<RunningService> {
+export async function startDynamo(options: DynamoOptions = {}): Promise<RunningService> {
+  const python = options.python ?? pythonForMoto();
   const child = spawn(python, [LAUNCHER], {
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PYTHONUNBUFFERED: "1", PYTHONDONTWRITEBYTECODE: "1" },
+    env: {
+      ...process.env,
+      PYTHONUNBUFFERED: "1",
+      PYTHONDONTWRITEBYTECODE: "1",
+      ...(options.tokenTtlSeconds !== undefined
+        ? { REWARDS_DYNAMODB_TOKEN_TTL_SECONDS: String(options.tokenTtlSeconds) }
+        : {}),
+    },
   });
   running.add(child);
   killAllOnExit();

@@ -4,7 +4,7 @@ import { createWorkerDeps } from "@rewards/worker";
 import { replayDlq } from "../dlq/operations";
 import { compareXp, type Mismatch } from "../profiles";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
-import { seededRandom } from "../traffic/random";
+import { seededRandom } from "@rewards/core";
 import { sendTraffic } from "../traffic/sendTraffic";
 import { startCountingPoller } from "../workerStats";
 import { installFaultSwitch } from "./faultSwitch";

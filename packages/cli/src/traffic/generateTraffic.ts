@@ -1,5 +1,5 @@
 import { type EventType, rules } from "@rewards/core";
-import { seededRandom } from "./random";
+import { seededRandom } from "@rewards/core";
 
 export interface TrafficOptions {
   events: number;
