@@ -16,13 +16,18 @@ function isAlive(pid: number): boolean {
 
 describe("rewards demo", () => {
   it("runs the whole system and exits 0 when every intent paid exactly once", async () => {
-    const run = await runCli(["demo", "--events", "300", "--users", "20", "--seed", "3", "--json"], {});
+    const run = await runCli(["demo", "--events", "300", "--users", "20", "--seed", "3", "--fault-rate", "0.3", "--json"], {});
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]>;
+    const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]> & {
+      faults: Record<string, number>;
+    };
     expect(report).toMatchObject({ ok: true, problems: [], published: 300, mismatches: [] });
-    expect(report.awarded).toBe(report.uniqueIntents);
+    expect(report.paid).toBe(report.uniqueIntents);
     expect(report.parked).toBe(report.poisonSent);
+    expect(report.parkedAgain).toBe(report.replayed);
     expect(report.expectedXp).toBe(report.actualXp);
+    // The faults include transactions that committed while their answer was lost.
+    expect(report.faults.commitThenDrop).toBeGreaterThan(0);
   }, 60_000);
 });
 

@@ -1,12 +1,11 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
-import type { Provisioned } from "@rewards/local";
+import { type Provisioned, startFaultProxy } from "@rewards/local";
 import { completed, drain, stackTest, startCli, waitFor } from "@rewards/testing";
 import { createWorkerDeps, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { installFaultSwitch } from "../packages/cli/src/demo/faultSwitch";
 import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
 import { queueCounts } from "../packages/cli/src/dlq/operations";
 import { compareXp } from "../packages/cli/src/profiles";
@@ -65,12 +64,18 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(traffic.counts.invalid);
   });
 
-  it("a transient failure is redelivered by SQS and then awarded once", async () => {
-    const faulty = createDynamoClient({ ...env, AWS_REGION: "us-east-1" });
-    let calls = 0;
-    installFaultSwitch(faulty, 1, () => (calls++ < 1 ? 0 : 1)); // the first transaction fails, no later one
+  it("a transient failure is redelivered by SQS and then awarded once", async ({ stack }) => {
+    // The first transaction is throttled (and the SDK does not resend it); no later one is.
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.dynamodb,
+      rules: [{ operation: "TransactWriteItems", fault: "throttle", probability: 1, times: 1 }],
+      seed: 1,
+    });
     const deps = workerDeps({
-      dynamo: faulty,
+      dynamo: createDynamoClient(
+        { ...env, AWS_REGION: "us-east-1", AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint },
+        { maxAttempts: 1 },
+      ),
       retryPolicy: { maxAttempts: 1, baseDelayMs: 1, maxDelayMs: 1, maxElapsedMs: 1 },
     });
     await sendTraffic(
@@ -88,6 +93,8 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect(await compareXp(dynamo, queues.tableName, { "redelivered-user": 20 })).toMatchObject({
       mismatches: [],
     });
+    expect(proxy.counts().throttle).toBe(1);
+    await proxy.stop();
   });
 
   it("without DLQ_URL a poison message reaches the DLQ through the redrive policy after 5 receives", async () => {

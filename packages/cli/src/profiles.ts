@@ -7,13 +7,18 @@ export interface Mismatch {
   actual: number | null;
 }
 
-/** Every listed user's XP (null where no profile exists), 100 keys per BatchGet. */
-export async function readXp(
+export interface ProfileTotals {
+  xp: number;
+  awards: number;
+}
+
+/** Every listed user's XP and award count (null where no profile exists), 100 keys per BatchGet. */
+export async function readProfiles(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   userIds: readonly string[],
-): Promise<Map<string, number | null>> {
-  const xp = new Map<string, number | null>(userIds.map((id) => [id, null]));
+): Promise<Map<string, ProfileTotals | null>> {
+  const profiles = new Map<string, ProfileTotals | null>(userIds.map((id) => [id, null]));
   for (let start = 0; start < userIds.length; start += 100) {
     let keys: Array<Record<string, unknown>> = userIds.slice(start, start + 100).map((id) => profileKey(id));
     // BatchGet may leave keys unprocessed under load: ask again for exactly those.
@@ -23,7 +28,10 @@ export async function readXp(
           new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
         );
         for (const item of Responses?.[tableName] ?? []) {
-          xp.set(String(item.pk).slice("USER#".length), typeof item.xp === "number" ? item.xp : Number.NaN);
+          profiles.set(String(item.pk).slice("USER#".length), {
+            xp: typeof item.xp === "number" ? item.xp : Number.NaN,
+            awards: typeof item.awards === "number" ? item.awards : Number.NaN,
+          });
         }
         keys = UnprocessedKeys?.[tableName]?.Keys ?? [];
         if (keys.length > 0) throw new Error(`${keys.length} keys unprocessed`);
@@ -31,23 +39,32 @@ export async function readXp(
       () => true,
     );
   }
-  return xp;
+  return profiles;
 }
 
 export async function compareXp(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   expected: Record<string, number>,
-): Promise<{ mismatches: Mismatch[]; expectedTotal: number; actualTotal: number; users: number }> {
-  const actual = await readXp(dynamo, tableName, Object.keys(expected));
+): Promise<{
+  mismatches: Mismatch[];
+  expectedTotal: number;
+  actualTotal: number;
+  /** Awards the table records for these users: intents paid. */
+  awardsTotal: number;
+  users: number;
+}> {
+  const actual = await readProfiles(dynamo, tableName, Object.keys(expected));
   const mismatches: Mismatch[] = [];
   let expectedTotal = 0;
   let actualTotal = 0;
+  let awardsTotal = 0;
   for (const [userId, want] of Object.entries(expected)) {
-    const got = actual.get(userId) ?? null;
+    const got = actual.get(userId)?.xp ?? null;
     expectedTotal += want;
     actualTotal += got ?? 0;
+    awardsTotal += actual.get(userId)?.awards ?? 0;
     if (got !== want) mismatches.push({ userId, expected: want, actual: got });
   }
-  return { mismatches, expectedTotal, actualTotal, users: actual.size };
+  return { mismatches, expectedTotal, actualTotal, awardsTotal, users: actual.size };
 }

@@ -63,6 +63,6 @@ export {
 } from "./retry";
 export { isRfc3339DateTime, RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
+export { seededRandom } from "./seededRandom";
 export { text } from "./text";
 export { type Layer, layerPrefix, type Unwrapped, unwrapEnvelope } from "./unwrapEnvelope";
-export { seededRandom } from "./seededRandom";

@@ -41,6 +41,8 @@ export interface FaultProxyOptions {
   rules: readonly FaultRule[];
   /** The same seed and request sequence inject the same faults. */
   seed: number;
+  /** Sees each forwarded answer (a test counting redeliveries in ReceiveMessage answers, say). */
+  observe?: (operation: string, status: number, body: Buffer) => void;
 }
 
 export interface FaultProxy {
@@ -212,6 +214,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       incoming.socket.destroy();
       return;
     }
+    options.observe?.(operation, answer.status, answer.body);
     outgoing.writeHead(answer.status, answer.headers as Record<string, string>);
     outgoing.end(answer.body);
   }

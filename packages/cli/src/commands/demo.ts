@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { runDemo } from "../demo/runDemo";
 import { integer, ratio } from "../options";
 import { printJson, printPairs, printTable } from "../output";
+import { type Progress, progressBar } from "../progress";
 import { cliLogger } from "../stdErrLogger";
 
 interface DemoCommandOptions {
@@ -11,7 +12,7 @@ interface DemoCommandOptions {
   invalid: number;
   seed: number;
   faultRate: number;
-  timeout: number;
+  timeout?: number;
   json?: boolean;
 }
 
@@ -26,27 +27,60 @@ export function registerDemo(program: Command): void {
     .option("--duplicates <ratio>", "share repeating an earlier intent", ratio, 0.25)
     .option("--invalid <ratio>", "share of poison messages", ratio, 0.02)
     .option("--seed <n>", "seed for traffic and faults", integer(0), 1)
-    .option("--fault-rate <ratio>", "share of DynamoDB transactions that fail transiently", ratio, 0.1)
-    .option("--timeout <seconds>", "give up draining after this long", integer(1), 120)
+    .option(
+      "--fault-rate <ratio>",
+      "share of DynamoDB transactions that meet a fault (throttling, conflict, 5xx, answer lost after commit)",
+      ratio,
+      0.1,
+    )
+    .option(
+      "--timeout <seconds>",
+      "give up draining after this long (default: 60 s + 20 ms an event)",
+      integer(1),
+    )
     .option("--json", "print JSON")
     .action(async (options: DemoCommandOptions) => {
       const logger = cliLogger("rewards-demo", process.env.LOG_LEVEL ?? "warn");
+      let bar: Progress | undefined;
+      let lastLine = 0;
       const report = await runDemo({
         ...options,
-        timeoutMs: options.timeout * 1000,
+        ...(options.timeout ? { timeoutMs: options.timeout * 1000 } : {}),
         logger,
-        onPhase: options.json ? undefined : (phase) => process.stderr.write(`• ${phase}\n`),
+        onPhase: options.json
+          ? undefined
+          : (phase) => {
+              bar?.stop();
+              bar = undefined;
+              process.stderr.write(`• ${phase}\n`);
+            },
+        onProgress: options.json
+          ? undefined
+          : (done, total) => {
+              if (process.stderr.isTTY) {
+                bar ??= progressBar("processed", total);
+                bar.update(done);
+              } else if (Date.now() - lastLine >= 5000) {
+                lastLine = Date.now();
+                process.stderr.write(`  processed ${done} of ${total}\n`);
+              }
+            },
       });
+      bar?.stop();
       if (options.json) printJson(report);
       else {
         printPairs({
-          published: report.published,
+          published: `${report.published} (${report.duplicatesSent} repeating an intent, ${report.poisonSent} poison)`,
           "unique intents": report.uniqueIntents,
-          awarded: report.awarded,
-          duplicates: `${report.duplicates} (${report.duplicatesSent} sent as duplicates)`,
-          parked: `${report.parked} (${report.poisonSent} poison sent)`,
-          "DLQ replayed / parked again": `${report.replayed} / ${report.parkedAgain}`,
-          redelivered: `${report.redelivered} (${report.transientFailures} transient failures, ${report.faultsInjected} faults injected)`,
+          "paid (table)": report.paid,
+          "outcomes: awarded / duplicate": `${report.awarded} / ${report.duplicates}`,
+          "in the DLQ after processing": `${report.parked} (${report.poisonSent} poison sent)`,
+          "replayed / back in the DLQ": `${report.replayed} / ${report.parkedAgain}`,
+          "faults injected": Object.entries(report.faults)
+            .filter(([, n]) => n > 0)
+            .map(([kind, n]) => `${kind} ${n}`)
+            .join(", "),
+          redelivered: `${report.redelivered} (${report.transientFailures} failed attempts)`,
           users: report.users,
           "expected XP": report.expectedXp,
           "actual XP": report.actualXp,

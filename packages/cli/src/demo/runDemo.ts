@@ -1,21 +1,22 @@
 import { createDynamoClient, createSqsClient, type Logger, loadConfig } from "@rewards/core";
-import { startLocalStack } from "@rewards/local";
+import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { createWorkerDeps } from "@rewards/worker";
-import { replayDlq } from "../dlq/operations";
+import { queueCounts, replayDlq } from "../dlq/operations";
 import { compareXp, type Mismatch } from "../profiles";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
-import { seededRandom } from "@rewards/core";
 import { sendTraffic } from "../traffic/sendTraffic";
 import { startCountingPoller } from "../workerStats";
-import { installFaultSwitch } from "./faultSwitch";
-import { waitForDrain } from "./waitForDrain";
+import { waitUntilDrained } from "./waitForDrain";
 
 export interface DemoOptions extends TrafficOptions {
-  /** Share of DynamoDB transactions that fail transiently. */
+  /** Share of DynamoDB transactions that meet an injected fault. */
   faultRate: number;
-  timeoutMs: number;
+  /** Give up after this long; by default it scales with the number of events. */
+  timeoutMs?: number;
   logger: Logger;
   onPhase?: (phase: string) => void;
+  /** Messages handled so far out of those published, while processing. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface DemoReport {
@@ -23,16 +24,20 @@ export interface DemoReport {
   problems: string[];
   published: number;
   uniqueIntents: number;
+  /** Intents the table records as paid (the profiles' award counts). */
+  paid: number;
   duplicatesSent: number;
   poisonSent: number;
+  /** Outcomes as the worker reported them; a lost answer can turn `awarded` into `failed` then `duplicate`. */
   awarded: number;
   duplicates: number;
+  /** Messages in the DLQ after processing, replayed from it, and back in it after the replay. */
   parked: number;
   replayed: number;
   parkedAgain: number;
   redelivered: number;
   transientFailures: number;
-  faultsInjected: number;
+  faults: Record<FaultKind, number>;
   users: number;
   expectedXp: number;
   actualXp: number;
@@ -44,14 +49,35 @@ export interface DemoReport {
 const DEMO_VISIBILITY_SECONDS = 3;
 /** Lambda's rule: the function timeout is shorter than the queue's visibility timeout. */
 const DEMO_TIMEOUT_MS = 2000;
+/** No change in the queue for this long means something is stuck, whatever the size. */
+const STALL_MS = 30_000;
+
+/** Faults a busy DynamoDB shows, in proportion to `rate`, including answers lost after a commit. */
+function demoFaults(rate: number): FaultRule[] {
+  const operation = "TransactWriteItems";
+  return [
+    { operation, fault: "throttle", probability: rate * 0.4 },
+    { operation, fault: "conflict", probability: rate * 0.2 },
+    { operation, fault: "http500", probability: rate * 0.1 },
+    { operation, fault: "commitThenDrop", probability: rate * 0.3 },
+  ];
+}
+
+/** Enough for a slow machine, and more for more events: 60 s plus 20 ms an event. */
+export function demoTimeoutMs(events: number): number {
+  return 60_000 + events * 20;
+}
 
 /**
- * The whole system on one machine: stack, producers, poller + handler under injected
- * faults, drain, DLQ replay, and a check that every intent was paid exactly once.
+ * The whole system on one machine: stack, producers, poller + handler behind a fault proxy
+ * (throttling, conflicts, 5xx, and transactions that commit while their answer is lost),
+ * drain, DLQ replay, and a check that every intent was paid exactly once — by the table's
+ * own award counts and XP, not by the outcomes reported on the way.
  */
 export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
   const phase = options.onPhase ?? (() => {});
+  const timeoutMs = options.timeoutMs ?? demoTimeoutMs(options.events);
   phase("starting the local stack");
   // Its own names: when the shell points at a running stack (`rewards dev`), the demo
   // provisions beside it instead of clashing with its queue settings or data.
@@ -61,15 +87,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     queueName: "rewards-demo-events",
     dlqName: "rewards-demo-events-dlq",
   });
+  const proxy = await startFaultProxy({
+    target: stack.endpoints.dynamodb,
+    rules: demoFaults(options.faultRate),
+    seed: options.seed + 1,
+  });
   try {
     const config = loadConfig(stack.env, ["TABLE_NAME", "QUEUE_URL", "DLQ_URL"]);
     const sqs = createSqsClient(config);
     const pollSqs = createSqsClient(config, { requestTimeoutMs: 25_000 });
     const dynamo = createDynamoClient(config);
-    const faults = installFaultSwitch(dynamo, options.faultRate, seededRandom(options.seed + 1));
     const deps = {
-      ...createWorkerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
-      dynamo,
+      ...createWorkerDeps({ ...stack.env, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint, LOG_LEVEL: "silent" }),
       logger: options.logger,
       emitMetrics: (line: string) => options.logger.debug({ emf: line }, "metrics"),
       // Few in-process retries, so some injected faults reach SQS as redeliveries.
@@ -90,33 +119,56 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       timeoutMs: DEMO_TIMEOUT_MS,
     });
     const problems: string[] = [];
-    if (!(await waitForDrain(sqs, config.QUEUE_URL, options.timeoutMs)))
-      problems.push("the queue did not drain in time");
-    const parkedFirst = stats.outcomes.parked;
+    const progress = () => {
+      const { awarded, duplicate, parked } = stats.outcomes;
+      options.onProgress?.(Math.min(sent.sent, awarded + duplicate + parked), sent.sent);
+    };
+    const drain = async (what: string) => {
+      const result = await waitUntilDrained(sqs, config.QUEUE_URL, {
+        timeoutMs,
+        stallMs: STALL_MS,
+        onProgress: progress,
+      });
+      if (result === "timeout")
+        problems.push(`${what} did not drain within ${Math.round(timeoutMs / 1000)} s`);
+      if (result === "stalled") problems.push(`${what} made no progress for ${STALL_MS / 1000} s`);
+    };
+    await drain("the queue");
+    const parked = (await queueCounts(sqs, config.DLQ_URL)).visible;
 
     phase("replaying the DLQ");
     const replay = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL);
-    if (!(await waitForDrain(sqs, config.QUEUE_URL, options.timeoutMs)))
-      problems.push("the replay did not drain in time");
+    await drain("the replay");
     await poller.stop();
+    const parkedAgain = (await queueCounts(sqs, config.DLQ_URL)).visible;
 
-    phase("verifying every user's XP");
+    phase("verifying every user's XP and award count");
     const check = await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp);
+    const faults = proxy.counts();
     const report: DemoReport = {
       ok: false,
       problems,
       published: sent.sent,
       uniqueIntents: traffic.uniqueIntents,
+      paid: check.awardsTotal,
       duplicatesSent: traffic.counts.duplicate,
       poisonSent: traffic.counts.invalid,
       awarded: stats.outcomes.awarded,
       duplicates: stats.outcomes.duplicate,
-      parked: parkedFirst,
+      parked,
       replayed: replay.replayed,
-      parkedAgain: stats.outcomes.parked - parkedFirst,
+      parkedAgain,
       redelivered: stats.redelivered,
       transientFailures: stats.outcomes.failed,
-      faultsInjected: faults.injected(),
+      faults: {
+        latency: faults.latency,
+        throttle: faults.throttle,
+        conflict: faults.conflict,
+        http500: faults.http500,
+        reset: faults.reset,
+        commitThenDrop: faults.commitThenDrop,
+        blackHole: faults.blackHole,
+      },
       users: check.users,
       expectedXp: check.expectedTotal,
       actualXp: check.actualTotal,
@@ -124,16 +176,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
     if (sent.failed.length > 0) problems.push(`${sent.failed.length} events could not be published`);
-    if (report.awarded !== report.uniqueIntents)
-      problems.push(`${report.awarded} awards for ${report.uniqueIntents} unique intents`);
+    if (report.paid !== report.uniqueIntents)
+      problems.push(`${report.paid} intents paid for ${report.uniqueIntents} unique intents`);
     if (check.mismatches.length > 0) problems.push(`${check.mismatches.length} users with wrong XP`);
     if (report.parked !== report.poisonSent)
-      problems.push(`${report.parked} parked for ${report.poisonSent} poison messages`);
+      problems.push(`${report.parked} messages in the DLQ for ${report.poisonSent} poison sent`);
+    if (report.replayed !== report.parked)
+      problems.push(`${report.replayed} of the ${report.parked} parked messages replayed`);
     if (report.parkedAgain !== report.replayed)
-      problems.push(`${report.replayed} replayed but ${report.parkedAgain} parked again`);
+      problems.push(
+        `${report.parkedAgain} back in the DLQ after replaying ${report.replayed} poison messages`,
+      );
     report.ok = problems.length === 0;
     return report;
   } finally {
+    await proxy.stop();
     await stack.stop();
   }
 }

@@ -1,5 +1,4 @@
-import { type EventType, rules } from "@rewards/core";
-import { seededRandom } from "@rewards/core";
+import { type EventType, rules, seededRandom } from "@rewards/core";
 
 export interface TrafficOptions {
   events: number;

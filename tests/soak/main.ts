@@ -1,0 +1,85 @@
+/**
+ * `npm run soak -- --seeds N --events M [--kill] [--first-seed S] [--json]`: seeded soak
+ * runs, one row per seed; exit 1 on any lost or double-paid award, unparked poison or
+ * undrained queue. See runSoak.ts for what a run does.
+ */
+import { parseArgs } from "node:util";
+import Table from "cli-table3";
+import { runSoak, type SoakRow } from "./runSoak";
+
+const { values } = parseArgs({
+  options: {
+    seeds: { type: "string", default: "3" },
+    events: { type: "string", default: "1000" },
+    "first-seed": { type: "string", default: "1" },
+    kill: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+  },
+});
+const count = (name: string, value: string | undefined, min: number) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    process.stderr.write(`soak: --${name} must be a whole number of at least ${min}\n`);
+    process.exit(2);
+  }
+  return n;
+};
+const seeds = count("seeds", values.seeds, 1);
+const events = count("events", values.events, 10);
+const firstSeed = count("first-seed", values["first-seed"], 0);
+
+const rows: SoakRow[] = [];
+for (let seed = firstSeed; seed < firstSeed + seeds; seed++) {
+  process.stderr.write(`seed ${seed}: ${events} events${values.kill ? ", with kills" : ""}…\n`);
+  rows.push(await runSoak({ seed, events, kills: values.kill ? 4 : 0 }));
+}
+if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+else {
+  const table = new Table({
+    head: [
+      "seed",
+      "events",
+      "unique",
+      "dups",
+      "poison",
+      "faults",
+      "redelivered",
+      "parked (copies)",
+      "kills",
+      "lost",
+      "double-paid",
+      "s",
+      "ok",
+    ],
+    style: { head: [], border: [] },
+  });
+  for (const r of rows) {
+    const faults = Object.entries(r.faults)
+      .filter(([, n]) => n > 0)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(", ");
+    table.push([
+      r.seed,
+      r.events,
+      r.uniqueIntents,
+      r.duplicates,
+      r.poison,
+      faults,
+      r.redeliveries,
+      `${r.parked} (${r.dlqCopies})`,
+      r.kills,
+      r.lost,
+      r.doublePaid,
+      r.seconds,
+      r.ok ? "yes" : "NO",
+    ]);
+  }
+  process.stdout.write(`${table.toString()}\n`);
+}
+const bad = rows.filter((r) => !r.ok);
+process.stdout.write(
+  bad.length === 0
+    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison message parked.\n`
+    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained})`).join("; ")}\n`,
+);
+process.exit(bad.length === 0 ? 0 : 1);

@@ -1,0 +1,279 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { setTimeout as delay } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { type Message, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
+import { createDynamoClient, createSqsClient, profileKey, seededRandom } from "@rewards/core";
+import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
+import { waitForDrain } from "../../packages/cli/src/demo/waitForDrain";
+import { queueCounts } from "../../packages/cli/src/dlq/operations";
+import { generateTraffic } from "../../packages/cli/src/traffic/generateTraffic";
+import { sendTraffic } from "../../packages/cli/src/traffic/sendTraffic";
+
+const REWARDS_BIN = fileURLToPath(new URL("../../packages/cli/bin/rewards.js", import.meta.url));
+
+export interface SoakOptions {
+  seed: number;
+  events: number;
+  users?: number;
+  /** SIGKILL a worker process mid-batch this many times, restarting it each time (0: none). */
+  kills?: number;
+  workers?: number;
+}
+
+export interface SoakRow {
+  seed: number;
+  events: number;
+  uniqueIntents: number;
+  duplicates: number;
+  poison: number;
+  faults: Record<FaultKind, number>;
+  /** Deliveries of a message SQS had delivered before (ApproximateReceiveCount > 1). */
+  redeliveries: number;
+  /** Distinct poison messages in the DLQ with a rewards.error, and the copies there. */
+  parked: number;
+  dlqCopies: number;
+  kills: number;
+  lost: number;
+  doublePaid: number;
+  /** Poison messages missing from the DLQ, and valid ones found there. */
+  unparked: number;
+  misparked: number;
+  drained: boolean;
+  seconds: number;
+  ok: boolean;
+}
+
+/** Lambda-like settings that let a killed worker's messages come back within seconds. */
+const VISIBILITY_SECONDS = 3;
+const INVOCATION_TIMEOUT_SECONDS = 2;
+/**
+ * Receives before SQS redrives a message. Higher than the deployed 5: here every call can
+ * fail and workers die, so a valid message may see more deliveries than it would on AWS.
+ */
+const MAX_RECEIVE_COUNT = 10;
+
+/** Every fault kind on the worker's path: its transaction, parking, receives and deletes. */
+export function soakRules(): FaultRule[] {
+  return [
+    { operation: "TransactWriteItems", fault: "latency", probability: 0.2, fixedMs: 2, jitterMs: 10 },
+    { operation: "TransactWriteItems", fault: "throttle", probability: 0.03 },
+    { operation: "TransactWriteItems", fault: "conflict", probability: 0.03 },
+    { operation: "TransactWriteItems", fault: "http500", probability: 0.02 },
+    { operation: "TransactWriteItems", fault: "reset", probability: 0.02 },
+    { operation: "TransactWriteItems", fault: "commitThenDrop", probability: 0.03 },
+    { operation: "TransactWriteItems", fault: "blackHole", probability: 0.002 },
+    { operation: "SendMessage", fault: "throttle", probability: 0.05 },
+    { operation: "SendMessage", fault: "http500", probability: 0.03 },
+    { operation: "SendMessage", fault: "commitThenDrop", probability: 0.05 },
+    { operation: "DeleteMessageBatch", fault: "reset", probability: 0.02 },
+    { operation: "DeleteMessageBatch", fault: "commitThenDrop", probability: 0.02 },
+    { operation: "DeleteMessageBatch", fault: "http500", probability: 0.02 },
+    { operation: "ReceiveMessage", fault: "latency", probability: 0.1, fixedMs: 5, jitterMs: 20 },
+    { operation: "ReceiveMessage", fault: "http500", probability: 0.02 },
+    { operation: "ReceiveMessage", fault: "commitThenDrop", probability: 0.01 },
+  ];
+}
+
+async function receiveAll(sqs: ReturnType<typeof createSqsClient>, queueUrl: string): Promise<Message[]> {
+  const all: Message[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 60,
+        MessageAttributeNames: ["All"],
+      }),
+    );
+    if (Messages.length === 0) return all;
+    all.push(...Messages);
+  }
+}
+
+/**
+ * One seeded soak run: producer → queue → `rewards worker` processes → handler → table, every
+ * fault kind on through fault proxies in front of SQS and DynamoDB, 27% duplicates, 2%
+ * poison, and optionally workers SIGKILLed mid-batch. Then every user's award count and XP
+ * are compared with the traffic's, and the DLQ with the poison sent.
+ */
+export async function runSoak(options: SoakOptions): Promise<SoakRow> {
+  const started = Date.now();
+  const random = seededRandom(options.seed * 7919 + 1);
+  const stack = await startLocalStack({
+    visibilityTimeoutSeconds: VISIBILITY_SECONDS,
+    maxReceiveCount: MAX_RECEIVE_COUNT,
+  });
+  let redeliveries = 0;
+  const observe = (operation: string, status: number, body: Buffer) => {
+    if (operation !== "ReceiveMessage" || status !== 200) return;
+    const { Messages = [] } = JSON.parse(body.toString()) as { Messages?: Message[] };
+    redeliveries += Messages.filter((m) => Number(m.Attributes?.ApproximateReceiveCount ?? 1) > 1).length;
+  };
+  const dynamoProxy = await startFaultProxy({
+    target: stack.endpoints.dynamodb,
+    rules: soakRules(),
+    seed: options.seed,
+  });
+  const sqsProxy = await startFaultProxy({
+    target: stack.endpoints.sqs,
+    rules: soakRules(),
+    seed: options.seed + 1,
+    observe,
+  });
+  const workerEnv = {
+    ...stack.env,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
+    AWS_ENDPOINT_URL_SQS: sqsProxy.endpoint,
+    LOG_LEVEL: "silent",
+  };
+  const workers = new Set<ChildProcess>();
+  const startWorker = () => {
+    const child = spawn(
+      process.execPath,
+      [
+        REWARDS_BIN,
+        "worker",
+        "--wait",
+        "1",
+        "--timeout",
+        String(INVOCATION_TIMEOUT_SECONDS),
+        "--pollers",
+        "2",
+      ],
+      { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...workerEnv }, stdio: "ignore" },
+    );
+    workers.add(child);
+    child.once("exit", () => workers.delete(child));
+    return child;
+  };
+  const direct = { ...stack.env, AWS_REGION: stack.env.AWS_REGION ?? "us-east-1" };
+  const sqs = createSqsClient(direct);
+  const dynamo = createDynamoClient(direct);
+  try {
+    const traffic = generateTraffic({
+      events: options.events,
+      users: options.users ?? Math.max(10, Math.round(options.events / 50)),
+      duplicates: 0.27,
+      invalid: 0.02,
+      seed: options.seed,
+    });
+    const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
+    if (sent.failed.length > 0) throw new Error(`${sent.failed.length} events could not be published`);
+
+    for (let i = 0; i < (options.workers ?? 2); i++) startWorker();
+    let kills = 0;
+    for (; kills < (options.kills ?? 0); kills++) {
+      await delay(1000 + Math.floor(random() * 2000));
+      // Mid-batch: only while messages are in flight.
+      while ((await queueCounts(sqs, stack.resources.queueUrl)).inFlight === 0) {
+        if ((await queueCounts(sqs, stack.resources.queueUrl)).visible === 0) break;
+        await delay(20);
+      }
+      const victims = [...workers];
+      const victim = victims[Math.floor(random() * victims.length)];
+      if (!victim) break;
+      victim.kill("SIGKILL");
+      await new Promise((resolve) => victim.once("exit", resolve));
+      startWorker();
+    }
+    const drained = await waitForDrain(sqs, stack.resources.queueUrl, 60_000 + options.events * 40);
+    await Promise.all(
+      [...workers].map((worker) => {
+        worker.kill("SIGTERM");
+        return new Promise((resolve) => worker.once("exit", resolve));
+      }),
+    );
+
+    const expectedAwards = new Map<string, number>();
+    for (const message of traffic.messages) {
+      if (message.kind !== "unique") continue;
+      const userId = (JSON.parse(message.body) as { data: { userId: string } }).data.userId;
+      expectedAwards.set(userId, (expectedAwards.get(userId) ?? 0) + 1);
+    }
+    const profiles = new Map<string, { xp: number; awards: number }>();
+    const userIds = Object.keys(traffic.expectedXp);
+    for (let i = 0; i < userIds.length; i += 100) {
+      const keys = userIds.slice(i, i + 100).map(profileKey);
+      const { Responses } = await dynamo.send(
+        new BatchGetCommand({
+          RequestItems: { [stack.resources.tableName]: { Keys: keys, ConsistentRead: true } },
+        }),
+      );
+      for (const item of Responses?.[stack.resources.tableName] ?? []) {
+        profiles.set(String(item.pk).slice("USER#".length), {
+          xp: Number(item.xp),
+          awards: Number(item.awards),
+        });
+      }
+    }
+    let lost = 0;
+    let doublePaid = 0;
+    for (const userId of userIds) {
+      const want = { xp: traffic.expectedXp[userId] ?? 0, awards: expectedAwards.get(userId) ?? 0 };
+      const got = profiles.get(userId) ?? { xp: 0, awards: 0 };
+      lost += Math.max(0, want.awards - got.awards);
+      doublePaid += Math.max(0, got.awards - want.awards);
+      // Equal counts but other XP would be a wrong award: counted on both sides.
+      if (got.awards === want.awards && got.xp !== want.xp) {
+        lost++;
+        doublePaid++;
+      }
+    }
+
+    const poisonBodies = new Set(traffic.messages.filter((m) => m.kind === "invalid").map((m) => m.body));
+    const dlq = await receiveAll(sqs, stack.resources.dlqUrl);
+    const parkedSources = new Set(
+      dlq
+        .filter((m) => m.MessageAttributes?.["rewards.error"]?.StringValue)
+        .map((m) => m.MessageAttributes?.["rewards.sourceMessageId"]?.StringValue),
+    );
+    const dlqBodies = new Set(dlq.map((m) => m.Body ?? ""));
+    const unparked = [...poisonBodies].filter((body) => !dlqBodies.has(body)).length;
+    const misparked = dlq.filter(
+      (m) => !poisonBodies.has(m.Body ?? "") || !m.MessageAttributes?.["rewards.reason"]?.StringValue,
+    ).length;
+    const counts = { ...dynamoProxy.counts() };
+    const sqsCounts = sqsProxy.counts();
+    const faults = Object.fromEntries(
+      (Object.keys(counts) as Array<keyof typeof counts>)
+        .filter((kind) => kind !== "forwarded")
+        .map((kind) => [kind, counts[kind] + sqsCounts[kind]]),
+    ) as Record<FaultKind, number>;
+    const row: SoakRow = {
+      seed: options.seed,
+      events: options.events,
+      uniqueIntents: traffic.uniqueIntents,
+      duplicates: traffic.counts.duplicate,
+      poison: traffic.counts.invalid,
+      faults,
+      redeliveries,
+      parked: parkedSources.size,
+      dlqCopies: dlq.length,
+      kills,
+      lost,
+      doublePaid,
+      unparked,
+      misparked,
+      drained,
+      seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
+      ok: false,
+    };
+    row.ok =
+      drained &&
+      lost === 0 &&
+      doublePaid === 0 &&
+      unparked === 0 &&
+      misparked === 0 &&
+      row.parked === row.poison;
+    return row;
+  } finally {
+    for (const worker of workers) worker.kill("SIGKILL");
+    sqs.destroy();
+    dynamo.destroy();
+    await dynamoProxy.stop();
+    await sqsProxy.stop();
+    await stack.stop();
+  }
+}
