@@ -16,7 +16,10 @@ function isAlive(pid: number): boolean {
 
 describe("rewards demo", () => {
   it("runs the whole system and exits 0 when every intent paid exactly once", async () => {
-    const run = await runCli(["demo", "--events", "300", "--users", "20", "--seed", "3", "--fault-rate", "0.3", "--json"], {});
+    const run = await runCli(
+      ["demo", "--events", "300", "--users", "20", "--seed", "3", "--fault-rate", "0.3", "--json"],
+      {},
+    );
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]> & {
       faults: Record<string, number>;
@@ -42,6 +45,7 @@ describe("rewards dev", () => {
     );
     expect(Object.keys(env).sort()).toEqual([
       "AWS_ACCESS_KEY_ID",
+      "AWS_DEFAULT_REGION",
       "AWS_ENDPOINT_URL_DYNAMODB",
       "AWS_ENDPOINT_URL_SQS",
       "AWS_REGION",

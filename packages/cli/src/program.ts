@@ -9,6 +9,7 @@ import { registerDlq } from "./commands/dlq";
 import { registerGuard } from "./commands/guard";
 import { registerLoad } from "./commands/load";
 import { registerPublish } from "./commands/publish";
+import { registerSchema } from "./commands/schema";
 import { registerUser } from "./commands/user";
 import { registerVerify } from "./commands/verify";
 import { registerWorker } from "./commands/worker";
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name("rewards")
     .description(
-      "Reading rewards, paid exactly once. Targets the local stack when the SPEC env vars point at it, AWS otherwise.",
+      "Reading rewards, paid exactly once. Targets the local stack when the AWS_ENDPOINT_URL_* variables point at it (`rewards dev` prints them), AWS otherwise.",
     )
     .showHelpAfterError()
     .exitOverride();
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
     registerDlq,
     registerGuard,
     registerUser,
+    registerSchema,
   ]) {
     register(program);
   }

@@ -2,7 +2,7 @@ import type { EventType } from "./rules";
 
 /** What the worker decided to pay, derived only from the event's content and the rules. */
 export interface Award {
-  /** SPEC §4 key: what the award is for. */
+  /** The intent key: what the award is for. */
   intentKey: string;
   userId: string;
   type: EventType;

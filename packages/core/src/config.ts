@@ -2,7 +2,7 @@ import { z } from "zod";
 
 const optionalUrl = z.url().optional();
 
-/** SPEC §6. Every variable the system reads, with its default. */
+/** The README's Configuration table: every variable the system reads, with its default. */
 export const configSchema = z.object({
   TABLE_NAME: z.string().min(1, "must not be empty").optional(),
   QUEUE_URL: optionalUrl,

@@ -15,7 +15,7 @@ export function describeIssues(issues: readonly EventIssue[]): string {
 
 /**
  * Turns an SQS message body into an award, or says why it never can. The body is an event,
- * or an SNS notification or EventBridge event carrying one (SPEC §2a); a reason names the
+ * or an SNS notification or EventBridge event carrying one (docs/events.md); a reason names the
  * layer it found the problem in. Pure: the same body always gives the same answer, which
  * is what makes parking (rather than retrying) safe.
  */

@@ -18,7 +18,7 @@ export function epochSeconds(date: Date): number {
 }
 
 /**
- * The one transaction of SPEC §5: the guard put first (its cancellation reason is index 0),
+ * The one transaction (README, Architecture): the guard put first (its cancellation reason is index 0),
  * then the profile update. An expired guard still in the table counts as absent, so the
  * outcome never depends on when DynamoDB's TTL sweeper runs.
  */

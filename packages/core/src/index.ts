@@ -34,6 +34,7 @@ export {
   validateEvent,
 } from "./decodeEvent";
 export { type Envelope, envelopeSchema, userIdSchema } from "./envelope";
+export { eventJsonSchema, eventSchemaFor } from "./eventJsonSchema";
 export {
   epochSeconds,
   GUARD_CONDITION,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 
-/** Past this many UTF-8 bytes the escaped key is replaced by its hash (SPEC §4). */
+/** Past this many UTF-8 bytes the escaped key is replaced by its hash. */
 export const MAX_INTENT_KEY_BYTES = 1024;
 
 /** `%` first, so the `%` that `#` escapes into is never escaped again. */
@@ -9,7 +9,7 @@ function escapePart(part: string): string {
 }
 
 /**
- * The intent key of SPEC §4: what an award is for, independent of the message that
+ * The intent key (docs/events.md): what an award is for, independent of the message that
  * carried it. Escaping makes the join injective: distinct part lists never share a key.
  */
 export function intentKey(parts: readonly string[]): string {

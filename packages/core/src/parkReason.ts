@@ -1,4 +1,4 @@
-/** Why a message can never succeed; the value of the `rewards.error` DLQ attribute (SPEC §7). */
+/** Why a message can never succeed; the value of the `rewards.error` DLQ attribute. */
 export type ParkCode = "invalid_json" | "invalid_event" | "unknown_type" | "rejected";
 
 export interface ParkReason {

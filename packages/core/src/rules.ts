@@ -10,7 +10,7 @@ const calendarDay = z.iso.date();
 const slug = text(1, 512);
 
 /**
- * The reward rules, SPEC §3: one row per event type. The worker decides the XP; any
+ * The reward rules (docs/events.md): one row per event type. The worker decides the XP; any
  * `amount`/`xp` a producer puts in `data` is stripped by these schemas and never read.
  */
 export const rules = {

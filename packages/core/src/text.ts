@@ -7,11 +7,15 @@ import { z } from "zod";
  * with another intent's key. So it is refused, never repaired.
  */
 export function text(min: number, max: number) {
-  return z
-    .string()
-    .refine((value) => value.isWellFormed(), "must be well-formed Unicode (no lone surrogates)")
-    .refine((value) => {
-      const length = [...value].length;
-      return length >= min && length <= max;
-    }, `must be ${min} to ${max} characters`);
+  return (
+    z
+      .string()
+      .refine((value) => value.isWellFormed(), "must be well-formed Unicode (no lone surrogates)")
+      .refine((value) => {
+        const length = [...value].length;
+        return length >= min && length <= max;
+      }, `must be ${min} to ${max} characters`)
+      // For the JSON Schema: its lengths count code points too.
+      .meta({ minLength: min, maxLength: max })
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * SPEC §2a: the event inside whatever carried it to the queue. Services often publish
+ * The event inside whatever carried it to the queue. Services often publish
  * through an SNS topic (raw message delivery off) or an EventBridge rule (input not
  * transformed); the same happening must pay once whichever way it arrived, so the worker
  * unwraps both into the CloudEvent it would have received directly. Pure.

@@ -13,7 +13,7 @@ export interface LocalStackOptions extends ProvisionOptions {
 }
 
 export interface LocalStack {
-  /** Everything a process needs to reach the stack: SPEC §6 names, endpoints, region, dummy credentials. */
+  /** Everything a process needs to reach the stack: the configuration variables, endpoints, region, dummy credentials. */
   env: Record<string, string>;
   endpoints: { sqs: string; dynamodb: string };
   resources: { tableName: string; queueUrl: string; dlqUrl: string };
@@ -57,7 +57,7 @@ async function startServices(env: NodeJS.ProcessEnv) {
 }
 
 /**
- * The embedded local AWS (SPEC §8): fauxqs in this process for SQS, the patched moto
+ * The embedded local AWS: fauxqs in this process for SQS, the patched moto
  * server as a child process for DynamoDB, both on loopback ephemeral ports, provisioned
  * from the same definition as infra/. Several stacks can run side by side.
  */
@@ -90,6 +90,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   return {
     env: {
       AWS_REGION: region,
+      // boto3 and the AWS CLI read this one, not AWS_REGION.
+      AWS_DEFAULT_REGION: region,
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       AWS_ENDPOINT_URL_SQS: services.sqs.service.endpoint,

@@ -59,7 +59,7 @@ function toEntry(event: unknown, index: number): Entry {
 }
 
 /**
- * A publisher for reading events (SPEC §2, §8). It validates with the worker's own
+ * A publisher for reading events. It validates with the worker's own
  * schemas, so an event it accepts is one the worker can pay, and it never throws for a
  * bad event or a failed send — each gets an `ok: false` result saying why.
  */

@@ -1,7 +1,7 @@
 import { createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
 import type { WorkerDeps } from "./workerDeps";
 
-/** The worker's dependencies from SPEC §6 variables; throws ConfigError naming every bad one. */
+/** The worker's dependencies from the configuration variables; throws ConfigError naming every bad one. */
 export function createWorkerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDeps {
   const config = loadConfig(env, ["TABLE_NAME"]);
   return {

@@ -115,7 +115,7 @@ function clipBytes(text: string, bytes: number): string {
 }
 
 /**
- * SPEC §7: the original body and attributes, plus why and when it was parked.
+ * The original body and attributes, plus why and when it was parked.
  *
  * Attributes: SQS allows 10. Originals that do not fit beside ours go, as JSON, into
  * `rewards.overflow`. Size: SQS allows 1 MiB for body plus attributes. When everything does

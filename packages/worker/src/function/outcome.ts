@@ -1,6 +1,6 @@
 import type { ParkCode } from "@rewards/core";
 
-/** The four ends of a message (SPEC §1). Only `failed` is reported back to SQS. */
+/** The four ends of a message. Only `failed` is reported back to SQS. */
 export type Outcome = "awarded" | "duplicate" | "parked" | "failed";
 
 export const OUTCOMES: readonly Outcome[] = ["awarded", "duplicate", "parked", "failed"];

@@ -1,0 +1,423 @@
+/**
+ * `npm run bench:peers`: this worker against Powertools idempotency and check-then-write,
+ * on the same local stack, workload and seed, side by side in one run. Writes
+ * bench/results.json and bench/REPORT.md. See bench/REPORT.md for what each column means.
+ */
+import { randomUUID } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { performance } from "node:perf_hooks";
+import { setTimeout as delay } from "node:timers/promises";
+import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
+import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { type FaultRule, type LocalStack, startFaultProxy, startLocalStack } from "@rewards/local";
+import { lambdaContext, type SqsBatchHandler } from "@rewards/worker";
+import type { SQSRecord } from "aws-lambda";
+import pLimit from "p-limit";
+import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
+import { sqsRecord } from "../packages/testing/src/lambdaEvents";
+import { type Peer, peers } from "./peers";
+import { itemSizeBytes, readUnits, transactionalWriteUnits, writeUnits } from "./peers/capacity";
+import { documentClient } from "./peers/peer";
+
+/** BENCH_QUICK=1: a small run to check the harness, not to quote. */
+const QUICK = process.env.BENCH_QUICK === "1";
+const SEED = 2026;
+const DELIVERIES = QUICK ? 300 : 3000;
+const USERS = 100;
+const DUPLICATES = 0.3;
+const RUNS = QUICK ? 1 : 3;
+const INJECTED_LATENCY_MS = 10;
+const credentials = { accessKeyId: "test", secretAccessKey: "test" };
+
+interface Tables {
+  tableName: string;
+  idempotencyTableName: string;
+}
+
+async function createTables(stack: LocalStack): Promise<Tables> {
+  const admin = new DynamoDBClient({ region: "us-east-1", endpoint: stack.endpoints.dynamodb, credentials });
+  const id = randomUUID().slice(0, 8);
+  const tables = { tableName: `bench-${id}`, idempotencyTableName: `bench-${id}-idempotency` };
+  await admin.send(
+    new CreateTableCommand({
+      TableName: tables.tableName,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "sk", AttributeType: "S" },
+      ],
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+    }),
+  );
+  await admin.send(
+    new CreateTableCommand({
+      TableName: tables.idempotencyTableName,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: [{ AttributeName: "id", AttributeType: "S" }],
+      KeySchema: [{ AttributeName: "id", KeyType: "HASH" }],
+    }),
+  );
+  admin.destroy();
+  return tables;
+}
+
+const clientConfig = (endpoint: string, maxAttempts = 3): DynamoDBClientConfig => ({
+  region: "us-east-1",
+  endpoint,
+  credentials,
+  maxAttempts,
+});
+
+/** A handler for `peer` on fresh tables, reaching DynamoDB through a proxy that counts (and may fault) every call. */
+async function instance(stack: LocalStack, peer: Peer, rules: FaultRule[] = [], maxAttempts = 3) {
+  const tables = await createTables(stack);
+  const calls = new Map<string, number>();
+  const proxy = await startFaultProxy({
+    target: stack.endpoints.dynamodb,
+    rules,
+    seed: SEED,
+    observe: (operation) => calls.set(operation, (calls.get(operation) ?? 0) + 1),
+  });
+  const handler = peer.create({ client: clientConfig(proxy.endpoint, maxAttempts), ...tables });
+  const totalCalls = () => [...calls.values()].reduce((a, b) => a + b, 0);
+  return { tables, proxy, calls, totalCalls, handler };
+}
+
+/** As Lambda reads an invocation: a thrown error (Powertools throws when every record failed) fails the whole batch. */
+const invoke = (handler: SqsBatchHandler, records: SQSRecord[], remainingMs = 30_000) =>
+  handler({ Records: records }, lambdaContext(remainingMs)).catch(() => ({
+    batchItemFailures: records.map((record) => ({ itemIdentifier: record.messageId })),
+  }));
+
+function batches<T>(items: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, i * size + size),
+  );
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+const median = (values: readonly number[]) => percentile(values, 50);
+const round = (value: number, digits = 2) => Number(value.toFixed(digits));
+
+/** Awards per user, from the profiles. */
+async function awardsByUser(stack: LocalStack, tables: Tables): Promise<Map<string, number>> {
+  const doc = documentClient(clientConfig(stack.endpoints.dynamodb));
+  const result = new Map<string, number>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await doc.send(
+      new ScanCommand({ TableName: tables.tableName, ExclusiveStartKey: start, ConsistentRead: true }),
+    );
+    for (const item of page.Items ?? []) {
+      if (item.sk === "PROFILE") result.set(String(item.pk).slice("USER#".length), Number(item.awards));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  doc.destroy();
+  return result;
+}
+
+// --- the workload ---------------------------------------------------------------------------
+
+const traffic = generateTraffic({
+  events: DELIVERIES,
+  users: USERS,
+  duplicates: DUPLICATES,
+  invalid: 0,
+  seed: SEED,
+});
+const deliveries = traffic.messages.map((m) => sqsRecord(m.body));
+const fresh = (count: number, label: string) =>
+  Array.from({ length: count }, (_, i) =>
+    sqsRecord(
+      JSON.stringify({
+        specversion: "1.0",
+        id: `evt-${label}-${i}`,
+        source: "/bench",
+        type: "article.completed",
+        time: "2026-11-29T10:00:00Z",
+        data: { userId: `${label}-user-${i}`, articleSlug: `${label}-slug` },
+      }),
+    ),
+  );
+const redeliver = (records: SQSRecord[]) => records.map((r) => sqsRecord(r.body));
+
+// --- 1. calls and write units per new event and per duplicate ------------------------------
+
+async function callsAndUnits(stack: LocalStack, peer: Peer) {
+  const run = await instance(stack, peer);
+  const batch = fresh(10, "calls");
+  await invoke(run.handler, batch);
+  const newCalls = run.totalCalls() / 10;
+  const newByOperation = Object.fromEntries(run.calls);
+  run.calls.clear();
+  await invoke(run.handler, redeliver(batch));
+  const duplicateCalls = run.totalCalls() / 10;
+  const duplicateByOperation = Object.fromEntries(run.calls);
+  // Item sizes as stored, for the capacity model.
+  const doc = documentClient(clientConfig(stack.endpoints.dynamodb));
+  const profile =
+    (
+      await doc.send(
+        new GetCommand({ TableName: run.tables.tableName, Key: { pk: "USER#calls-user-0", sk: "PROFILE" } }),
+      )
+    ).Item ?? {};
+  const guard =
+    (
+      await doc.send(
+        new GetCommand({
+          TableName: run.tables.tableName,
+          Key: { pk: "IDEM#calls-user-0#calls-slug#article.completed", sk: "IDEM" },
+        }),
+      )
+    ).Item ?? {};
+  const records = await doc.send(new ScanCommand({ TableName: run.tables.idempotencyTableName, Limit: 1 }));
+  doc.destroy();
+  await run.proxy.stop();
+  const profileBytes = itemSizeBytes(profile);
+  const guardBytes = itemSizeBytes(guard);
+  const recordBytes = itemSizeBytes(records.Items?.[0] ?? {});
+  const units = {
+    "rewards (this worker)": {
+      new: { wcu: transactionalWriteUnits(guardBytes) + transactionalWriteUnits(profileBytes), rcu: 0 },
+      duplicate: { wcu: transactionalWriteUnits(guardBytes) + transactionalWriteUnits(profileBytes), rcu: 0 },
+    },
+    "Powertools idempotency": {
+      new: { wcu: writeUnits(recordBytes) + writeUnits(profileBytes) + writeUnits(recordBytes), rcu: 0 },
+      duplicate: { wcu: writeUnits(recordBytes), rcu: 0 },
+    },
+    "check-then-write": {
+      new: { wcu: writeUnits(profileBytes) + writeUnits(guardBytes), rcu: readUnits(guardBytes) },
+      duplicate: { wcu: 0, rcu: readUnits(guardBytes) },
+    },
+  }[peer.name] ?? { new: { wcu: Number.NaN, rcu: 0 }, duplicate: { wcu: Number.NaN, rcu: 0 } };
+  return {
+    callsPerNewEvent: newCalls,
+    callsPerDuplicate: duplicateCalls,
+    newByOperation,
+    duplicateByOperation,
+    itemBytes: { profile: profileBytes, guard: guardBytes, idempotencyRecord: recordBytes },
+    writeUnitsPerNewEvent: units.new.wcu,
+    writeUnitsPerDuplicate: units.duplicate.wcu,
+    readUnitsPerNewEvent: units.new.rcu,
+    readUnitsPerDuplicate: units.duplicate.rcu,
+  };
+}
+
+// --- 2. time per event, sequential and with 4 batches in flight ---------------------------
+
+async function timePerEvent(stack: LocalStack, peer: Peer, inFlight: number): Promise<number> {
+  const run = await instance(stack, peer);
+  const limit = pLimit(inFlight);
+  const started = performance.now();
+  await Promise.all(batches(deliveries, 10).map((batch) => limit(() => invoke(run.handler, batch))));
+  const perEvent = (performance.now() - started) / deliveries.length;
+  await run.proxy.stop();
+  return perEvent;
+}
+
+// --- 3. batch latency with 10 ms per DynamoDB call ------------------------------------------
+
+async function batchLatency(stack: LocalStack, peer: Peer, size: number, count: number) {
+  const latency: FaultRule[] = [
+    { operation: "*", fault: "latency", probability: 1, fixedMs: INJECTED_LATENCY_MS },
+  ];
+  const run = await instance(stack, peer, latency);
+  const durations: number[] = [];
+  for (const batch of batches(deliveries.slice(0, size * count), size)) {
+    const started = performance.now();
+    await invoke(run.handler, batch);
+    durations.push(performance.now() - started);
+  }
+  await run.proxy.stop();
+  return {
+    size,
+    batches: durations.length,
+    p50Ms: round(percentile(durations, 50), 1),
+    p99Ms: round(percentile(durations, 99), 1),
+  };
+}
+
+// --- 4. one intent delivered in 5 batches processed at once ---------------------------------
+
+async function concurrentCopies(stack: LocalStack, peer: Peer) {
+  const latency: FaultRule[] = [
+    { operation: "*", fault: "latency", probability: 1, fixedMs: INJECTED_LATENCY_MS },
+  ];
+  const run = await instance(stack, peer, latency);
+  const intents = fresh(200, "race");
+  const waves = Array.from({ length: 5 }, () => redeliver(intents));
+  let pending = waves.flatMap((wave) => batches(wave, 10));
+  let failedDeliveries = 0;
+  // SQS redelivers what failed, until nothing does.
+  for (let round = 0; round < 10 && pending.length > 0; round++) {
+    const responses = await Promise.all(pending.map((batch) => invoke(run.handler, batch)));
+    const failedIds = new Set(responses.flatMap((r) => r.batchItemFailures.map((f) => f.itemIdentifier)));
+    failedDeliveries += failedIds.size;
+    pending = batches(
+      pending
+        .flat()
+        .filter((record) => failedIds.has(record.messageId))
+        .map((r) => sqsRecord(r.body)),
+      10,
+    );
+  }
+  const awards = await awardsByUser(stack, run.tables);
+  await run.proxy.stop();
+  const paid = intents.map((_, i) => awards.get(`race-user-${i}`) ?? 0);
+  return {
+    intents: intents.length,
+    copies: 5,
+    doubleAwards: paid.reduce((n, a) => n + Math.max(0, a - 1), 0),
+    lostAwards: paid.filter((a) => a === 0).length,
+    failedDeliveries,
+  };
+}
+
+// --- 5. the process dies after each call of a worker's sequence -------------------------------
+
+async function crashWindows(stack: LocalStack, peer: Peer) {
+  const rows = [];
+  for (let after = 1; after <= peer.sequence.length; after++) {
+    const tables = await createTables(stack);
+    let forwarded = 0;
+    const dying = await startFaultProxy({
+      target: stack.endpoints.dynamodb,
+      rules: [],
+      seed: SEED,
+      observe: () => {
+        // After call `after` has taken effect the process is gone: nothing more reaches DynamoDB.
+        if (++forwarded === after) dying.setRules([{ operation: "*", fault: "blackHole", probability: 1 }]);
+      },
+    });
+    const [record] = fresh(1, `crash-${after}`);
+    if (!record) throw new Error("no record");
+    const doomed = peer.create({ client: clientConfig(dying.endpoint, 1), ...tables });
+    // Its invocation never returns; Powertools' in-progress record expires with its 1 s budget.
+    void invoke(doomed, [record], 1000).catch(() => {});
+    await delay(1500);
+    await dying.stop();
+    const revived = peer.create({ client: clientConfig(stack.endpoints.dynamodb), ...tables });
+    const response = await invoke(revived, [sqsRecord(record.body, { messageId: record.messageId })]);
+    const awards = (await awardsByUser(stack, tables)).get(`crash-${after}-user-0`) ?? 0;
+    rows.push({
+      diesAfter: peer.sequence[after - 1],
+      redeliveryFailed: response.batchItemFailures.length > 0,
+      doubleAwards: Math.max(0, awards - 1),
+      lostAwards: awards === 0 ? 1 : 0,
+    });
+  }
+  return rows;
+}
+
+// --- 6. the write commits and its answer is lost ----------------------------------------------
+
+const awardWrite: Record<string, string> = {
+  "rewards (this worker)": "TransactWriteItems",
+  "Powertools idempotency": "UpdateItem",
+  "check-then-write": "UpdateItem",
+};
+
+async function commitThenDrop(stack: LocalStack, peer: Peer, where: "above" | "below") {
+  // Above the SDK's retries the caller sees the error (1 attempt); below them the SDK resends by itself.
+  const run = await instance(
+    stack,
+    peer,
+    [{ operation: awardWrite[peer.name] ?? "", fault: "commitThenDrop", probability: 1, times: 1 }],
+    where === "above" ? 1 : 3,
+  );
+  const [record] = fresh(1, `drop-${where}`);
+  if (!record) throw new Error("no record");
+  let deliveries = 0;
+  let failed = true;
+  for (; failed && deliveries < 5; deliveries++) {
+    const response = await invoke(run.handler, [sqsRecord(record.body, { messageId: record.messageId })]);
+    failed = response.batchItemFailures.length > 0;
+  }
+  const awards = (await awardsByUser(stack, run.tables)).get(`drop-${where}-user-0`) ?? 0;
+  await run.proxy.stop();
+  return { where, deliveries, doubleAwards: Math.max(0, awards - 1), lostAwards: awards === 0 ? 1 : 0 };
+}
+
+// --- the run ---------------------------------------------------------------------------------
+
+const started = Date.now();
+const stack = await startLocalStack();
+const log = (line: string) => process.stderr.write(`${line}\n`);
+try {
+  const results: Record<string, Record<string, unknown>> = {};
+  for (const peer of peers) {
+    log(`${peer.name}: calls, units, latency, races, crashes, lost answers`);
+    results[peer.name] = {
+      sequence: peer.sequence,
+      ...(await callsAndUnits(stack, peer)),
+      batchLatency: [
+        await batchLatency(stack, peer, 10, QUICK ? 10 : 100),
+        await batchLatency(stack, peer, 100, QUICK ? 3 : 20),
+      ],
+      concurrentCopies: await concurrentCopies(stack, peer),
+      crashWindows: await crashWindows(stack, peer),
+      commitThenDrop: [
+        await commitThenDrop(stack, peer, "above"),
+        await commitThenDrop(stack, peer, "below"),
+      ],
+    };
+  }
+  // Timing: every peer in every position, the median of the three rotations.
+  const times: Record<string, { sequential: number[]; fourInFlight: number[] }> = Object.fromEntries(
+    peers.map((p) => [p.name, { sequential: [], fourInFlight: [] }]),
+  );
+  for (let rotation = 0; rotation < RUNS; rotation++) {
+    const order = [...peers.slice(rotation), ...peers.slice(0, rotation)];
+    log(`timing, rotation ${rotation + 1} of ${RUNS}: ${order.map((p) => p.name).join(" → ")}`);
+    for (const peer of order) {
+      times[peer.name]?.sequential.push(await timePerEvent(stack, peer, 1));
+      times[peer.name]?.fourInFlight.push(await timePerEvent(stack, peer, 4));
+    }
+  }
+  const base = times[peers[0]?.name ?? ""];
+  for (const peer of peers) {
+    const own = times[peer.name];
+    if (!own || !base) continue;
+    Object.assign(results[peer.name] ?? {}, {
+      msPerEventSequential: round(median(own.sequential), 3),
+      msPerEventFourInFlight: round(median(own.fourInFlight), 3),
+      timeRatioSequential: round(median(own.sequential) / median(base.sequential)),
+      timeRatioFourInFlight: round(median(own.fourInFlight) / median(base.fourInFlight)),
+    });
+  }
+  const report = {
+    generatedAt: new Date().toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    workload: {
+      seed: SEED,
+      deliveries: DELIVERIES,
+      users: USERS,
+      duplicateShare: DUPLICATES,
+      uniqueIntents: traffic.uniqueIntents,
+      batchSize: 10,
+      runs: RUNS,
+      injectedLatencyMs: INJECTED_LATENCY_MS,
+    },
+    versions: {
+      node: process.version,
+      "@aws-lambda-powertools/idempotency": "2.35.0",
+      "@aws-lambda-powertools/batch": "2.35.0",
+      "@aws-lambda-powertools/commons": "2.35.0",
+      dynamodb: "moto 5.2.1 behind the project's launcher (serialised, AWS-faithful transactions and tokens)",
+    },
+    peers: results,
+  };
+  const out = new URL(QUICK ? "./results.quick.json" : "./results.json", import.meta.url);
+  await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
+  log(`wrote ${out.pathname}`);
+} finally {
+  await stack.stop();
+}

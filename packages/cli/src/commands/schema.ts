@@ -1,0 +1,19 @@
+import { eventJsonSchema, eventTypes, isEventType } from "@rewards/core";
+import type { Command } from "commander";
+import { CliError } from "../cliError";
+import { printJson } from "../output";
+
+export function registerSchema(program: Command): void {
+  program
+    .command("schema")
+    .description(
+      "print the JSON Schema (draft 2020-12) of the events: any event, or one type (the files in schemas/, docs/events.md)",
+    )
+    .argument("[type]", `an event type: ${eventTypes.join(", ")}`)
+    .option("--json", "print JSON (the only form: a JSON Schema is JSON)")
+    .action((type: string | undefined) => {
+      if (type !== undefined && !isEventType(type))
+        throw new CliError(`unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}`, 2);
+      printJson(eventJsonSchema(type));
+    });
+}

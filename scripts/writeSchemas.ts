@@ -1,0 +1,20 @@
+/**
+ * `npm run schemas`: writes schemas/*.schema.json from the zod schemas the worker validates
+ * with. tests/schemas.test.ts fails when the committed files drift from them.
+ */
+import { writeFile } from "node:fs/promises";
+import { eventJsonSchema, eventTypes } from "@rewards/core";
+
+export const SCHEMA_FILES: Array<{ file: string; schema: () => Record<string, unknown> }> = [
+  { file: "event.schema.json", schema: () => eventJsonSchema() },
+  ...eventTypes.map((type) => ({ file: `${type}.schema.json`, schema: () => eventJsonSchema(type) })),
+];
+
+export const schemaText = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const { file, schema } of SCHEMA_FILES) {
+    await writeFile(new URL(`../schemas/${file}`, import.meta.url), schemaText(schema()));
+    process.stdout.write(`wrote schemas/${file}\n`);
+  }
+}

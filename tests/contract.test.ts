@@ -1,0 +1,143 @@
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { createSqsClient, decodeEvent, eventTypes } from "@rewards/core";
+import { pythonForMoto } from "@rewards/local";
+import { createEventBuilders } from "@rewards/producer";
+import { profileOf, stackTest } from "@rewards/testing";
+import { createWorkerDeps } from "@rewards/worker";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import pino from "pino";
+import { describe, expect } from "vitest";
+import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
+import { startCountingPoller } from "../packages/cli/src/workerStats";
+import { SCHEMA_FILES } from "../scripts/writeSchemas";
+
+const it = stackTest({ visibilityTimeoutSeconds: 2 });
+const root = new URL("../", import.meta.url);
+const committed = async (file: string) =>
+  JSON.parse(await readFile(new URL(`schemas/${file}`, root), "utf8")) as Record<string, unknown>;
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+
+/** Every ```json block of docs/events.md, and the body of its `aws sqs send-message` example. */
+async function docsExamples(): Promise<unknown[]> {
+  const text = await readFile(new URL("docs/events.md", root), "utf8");
+  const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map(
+    (m) => JSON.parse(m[1] as string) as unknown,
+  );
+  const cli = [...text.matchAll(/--message-body '([^']+)'/g)].map(
+    (m) => JSON.parse(m[1] as string) as unknown,
+  );
+  return [...blocks, ...cli];
+}
+
+describe("the JSON Schemas are the truth for other languages", () => {
+  it("the committed schemas/ files are exactly what the zod schemas generate (run `npm run schemas`)", async () => {
+    for (const { file, schema } of SCHEMA_FILES) expect(await committed(file), file).toEqual(schema());
+    expect(SCHEMA_FILES.map((f) => f.file)).toEqual([
+      "event.schema.json",
+      ...eventTypes.map((t) => `${t}.schema.json`),
+    ]);
+  });
+
+  it("every event the producer's builders make is valid against the committed schemas", async () => {
+    const build = createEventBuilders("/tests");
+    const events = [
+      build.articleCompleted({ userId: "u", articleSlug: "a" }),
+      build.articleShared({ userId: "u", articleSlug: "a", channel: "email" }),
+      build.streakDay({ userId: "u", day: "2026-11-29" }),
+      build.signupCompleted({ userId: "🦊".repeat(256) }),
+    ];
+    const anyEvent = ajv.compile(await committed("event.schema.json"));
+    for (const event of events) {
+      const own = ajv.compile(await committed(`${event.type}.schema.json`));
+      expect(own(event), JSON.stringify(own.errors)).toBe(true);
+      expect(anyEvent(event), JSON.stringify(anyEvent.errors)).toBe(true);
+    }
+  });
+
+  it("the schemas refuse what the worker refuses, lengths counted in characters", async () => {
+    const validate = ajv.compile(await committed("event.schema.json"));
+    const base = {
+      specversion: "1.0",
+      id: "e",
+      source: "/s",
+      type: "signup.completed",
+      data: { userId: "u" },
+    };
+    expect(validate(base)).toBe(true);
+    expect(validate({ ...base, data: { userId: "🦊".repeat(257) } })).toBe(false);
+    expect(validate({ ...base, type: "article.liked" })).toBe(false);
+    expect(validate({ ...base, time: "yesterday" })).toBe(false);
+    expect(validate({ ...base, specversion: "0.3" })).toBe(false);
+    expect(validate({ ...base, data: { userId: "u", extra: 1 }, extension: "x" })).toBe(true);
+  });
+
+  it("every example in docs/events.md is paid by the worker, and the raw ones match the schema", async () => {
+    const examples = await docsExamples();
+    expect(examples.length).toBeGreaterThanOrEqual(7);
+    const validate = ajv.compile(await committed("event.schema.json"));
+    for (const example of examples) {
+      expect(decodeEvent(JSON.stringify(example)), JSON.stringify(example)).toMatchObject({ ok: true });
+      if (typeof example === "object" && example && "specversion" in example) {
+        expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+      }
+    }
+  });
+});
+
+describe("a Python producer (examples/python/publish.py) with the local stack's Python", () => {
+  it("publishes with boto3, reports per line, and its events are paid", async ({ env, queues }) => {
+    const lines = [
+      JSON.stringify({
+        specversion: "1.0",
+        id: "py-1",
+        source: "/py",
+        type: "article.completed",
+        data: { userId: "py-user", articleSlug: "a" },
+      }),
+      "{not json",
+      JSON.stringify({
+        specversion: "1.0",
+        id: "py-2",
+        source: "/py",
+        type: "signup.completed",
+        data: { userId: "py-user" },
+      }),
+      ...Array.from({ length: 12 }, (_, i) =>
+        JSON.stringify({
+          specversion: "1.0",
+          id: `py-s${i}`,
+          source: "/py",
+          type: "streak.day",
+          data: { userId: "py-user", day: `2026-11-${String(i + 1).padStart(2, "0")}` },
+        }),
+      ),
+    ];
+    const file = join(tmpdir(), `events-${Date.now()}.ndjson`);
+    await writeFile(file, `${lines.join("\n")}\n`);
+    const script = new URL("examples/python/publish.py", root).pathname;
+    const run = await promisify(execFile)(pythonForMoto(), [script, file], {
+      env: { PATH: process.env.PATH, ...env, QUEUE_URL: queues.queueUrl },
+    }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect("code" in run ? run.code : 0).toBe(1);
+    expect(run.stdout).toContain("line 2: error not JSON");
+    expect(run.stdout.trim().split("\n").at(-1)).toBe("14 published, 1 failed");
+
+    const sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" });
+    const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+    const { poller, stats } = await startCountingPoller(deps, {
+      sqs,
+      queueUrl: queues.queueUrl,
+      logger: pino({ level: "silent" }),
+      waitTimeSeconds: 1,
+      timeoutMs: 1500,
+    });
+    expect(await waitForDrain(sqs, queues.queueUrl, 30_000)).toBe(true);
+    await poller.stop();
+    expect(stats.outcomes).toMatchObject({ awarded: 14, parked: 0 });
+    expect((await profileOf(deps.dynamo, queues.tableName, "py-user"))?.xp).toBe(20 + 100 + 12 * 10);
+  });
+});
