@@ -11,9 +11,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
 import { startCli } from "@rewards/testing";
-import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
-import { queueCounts } from "../packages/cli/src/dlq/operations";
 import { compareXp } from "../packages/cli/src/profiles";
+import { queueCounts } from "../packages/cli/src/queues/queueCounts";
+import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 

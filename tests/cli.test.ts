@@ -9,8 +9,8 @@ import { completed, eventBody, runCli, signup, stackTest } from "@rewards/testin
 import { createWorkerDeps, processBatch, startPoller } from "@rewards/worker";
 import pino from "pino";
 import { beforeAll, describe, expect } from "vitest";
-import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
-import { queueCounts } from "../packages/cli/src/dlq/operations";
+import { queueCounts } from "../packages/cli/src/queues/queueCounts";
+import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 
 const it = stackTest({ visibilityTimeoutSeconds: 2 });
 let sqs: SQSClient;
@@ -169,13 +169,30 @@ describe("rewards user, guard and dlq", () => {
     });
 
     const stats = await cli(["dlq", "stats", "--json"]);
-    expect(JSON.parse(stats.stdout)).toEqual({ visible: 1, inFlight: 0, delayed: 0 });
+    expect(JSON.parse(stats.stdout)).toEqual({
+      visible: 1,
+      inFlight: 0,
+      delayed: 0,
+      sampled: 1,
+      distinct: 1,
+      byError: { invalid_json: 1 },
+      byType: { "(unknown)": 1 },
+    });
     const peek = await cli(["dlq", "peek", "--json"]);
     expect(JSON.parse(peek.stdout)).toMatchObject([{ error: "invalid_json", body: "{poison" }]);
     expect(JSON.parse((await cli(["dlq", "stats", "--json"])).stdout).visible).toBe(1); // peek consumed nothing
 
     const replay = await cli(["dlq", "replay", "--json"]);
-    expect(JSON.parse(replay.stdout)).toEqual({ replayed: 1, failed: 0, skipped: 0 });
+    expect(JSON.parse(replay.stdout)).toEqual({
+      dryRun: false,
+      replayed: 1,
+      copiesDeleted: 0,
+      failed: 0,
+      failures: [],
+      notMatching: 0,
+      parkedDuringReplay: 0,
+      inFlightAtStart: 0,
+    });
     expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(1);
     await processQueue();
     expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(1); // parked again, not lost
@@ -208,7 +225,19 @@ describe("configuration and usage errors", () => {
     });
   });
 
-  it("usage errors exit 2; --help exits 0", async () => {
+  it("usage errors are one line and a hint, exit 2; --help and --version exit 0", async () => {
+    const unknown = await cli(["publishh"]);
+    expect(unknown).toMatchObject({ code: 2 });
+    expect(unknown.stderr).toBe(
+      "rewards: unknown command 'publishh'\n(Did you mean publish?)\n(run `rewards --help` for usage)\n",
+    );
+    const badValue = await cli(["dlq", "replay", "--max", "x"]);
+    expect(badValue.code).toBe(2);
+    expect(badValue.stderr.trim().split("\n")).toEqual([
+      "rewards: option '--max <n>' argument 'x' is invalid. expected a whole number from 1 to 9007199254740991",
+      "(run `rewards dlq replay --help` for usage)",
+    ]);
+    expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n" });
     expect((await runCli(["load", "--events", "zero"], {})).code).toBe(2);
     expect((await runCli(["no-such-command"], {})).code).toBe(2);
     const help = await runCli(["dlq", "replay", "--help"], {});

@@ -11,7 +11,7 @@ import { createWorkerDeps } from "@rewards/worker";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
+import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { startCountingPoller } from "../packages/cli/src/workerStats";
 import { SCHEMA_FILES } from "../scripts/writeSchemas";
 

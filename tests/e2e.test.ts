@@ -6,9 +6,9 @@ import { completed, drain, stackTest, startCli, waitFor } from "@rewards/testing
 import { createWorkerDeps, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { waitForDrain } from "../packages/cli/src/demo/waitForDrain";
-import { queueCounts } from "../packages/cli/src/dlq/operations";
 import { compareXp } from "../packages/cli/src/profiles";
+import { queueCounts } from "../packages/cli/src/queues/queueCounts";
+import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 import { startCountingPoller } from "../packages/cli/src/workerStats";

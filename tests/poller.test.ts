@@ -13,7 +13,7 @@ import {
 import type { SQSEvent } from "aws-lambda";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { queueCounts } from "../packages/cli/src/dlq/operations";
+import { queueCounts } from "../packages/cli/src/queues/queueCounts";
 
 const fixture = JSON.parse(
   readFileSync(new URL("./fixtures/lambda-sqs-event.aws-docs.json", import.meta.url), "utf8"),

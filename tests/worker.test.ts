@@ -387,11 +387,21 @@ describe("the Lambda entry point (packages/worker/src/handler.ts)", () => {
     process.env = { ...saved, ...env, LOG_LEVEL: "silent" };
     const { handler } = await import("../packages/worker/src/handler");
     const user = newUser("handler");
+    // On Lambda the metrics line goes to stdout, which CloudWatch Logs turns into metrics.
+    const written: string[] = [];
+    const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
     const response = await handler(
       sqsEvent([sqsRecord(completed(user, "a")), sqsRecord("nope")]),
       lambdaContext(),
     );
+    stdout.mockRestore();
     expect(response).toEqual({ batchItemFailures: [] });
+    expect(written.map((line) => JSON.parse(line))).toMatchObject([
+      { _aws: { CloudWatchMetrics: [{ Namespace: "Rewards" }] }, awarded: 1, parked: 1, failed: 0 },
+    ]);
     const deps = depsFor(env);
     expect(await xpOf(deps, user)).toBe(20);
     expect(await drain(deps.sqs, queues.dlqUrl)).toHaveLength(1);

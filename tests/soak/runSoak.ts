@@ -5,8 +5,8 @@ import { type Message, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient, profileKey, seededRandom } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
-import { waitForDrain } from "../../packages/cli/src/demo/waitForDrain";
-import { queueCounts } from "../../packages/cli/src/dlq/operations";
+import { queueCounts } from "../../packages/cli/src/queues/queueCounts";
+import { waitForDrain } from "../../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../../packages/cli/src/traffic/sendTraffic";
 

@@ -9,8 +9,9 @@ import {
 } from "@rewards/core";
 
 /**
- * A command's configuration from the variables in the README's Configuration table: the local stack when they point at it
- * (`rewards dev` prints them), real AWS otherwise. A missing one is a ConfigError naming it.
+ * A command's configuration from the variables in the README's Configuration table: the
+ * local stack when they point at it (`rewards dev` prints them), real AWS otherwise. A
+ * missing one is a ConfigError naming it.
  */
 export function commandConfig<K extends ConfigVariable>(...required: K[]): ConfigWith<K> {
   return loadConfig(process.env, required);

@@ -7,6 +7,9 @@ export const expectationSchema = z.object({
   seed: z.number(),
   events: z.number().int(),
   uniqueIntents: z.number().int(),
+  /** What was sent besides unique intents (absent in files from older versions). */
+  duplicates: z.number().int().optional(),
+  invalid: z.number().int().optional(),
   users: z.record(z.string(), z.number().int()),
 });
 

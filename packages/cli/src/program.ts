@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { ConfigError } from "@rewards/core";
 import { LocalStackError } from "@rewards/local";
 import { PollerOptionsError } from "@rewards/worker";
@@ -9,10 +10,19 @@ import { registerDlq } from "./commands/dlq";
 import { registerGuard } from "./commands/guard";
 import { registerLoad } from "./commands/load";
 import { registerPublish } from "./commands/publish";
+import { registerQueue } from "./commands/queue";
 import { registerSchema } from "./commands/schema";
 import { registerUser } from "./commands/user";
 import { registerVerify } from "./commands/verify";
 import { registerWorker } from "./commands/worker";
+
+const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
 
 export function buildProgram(): Command {
   const program = new Command()
@@ -20,8 +30,7 @@ export function buildProgram(): Command {
     .description(
       "Reading rewards, paid exactly once. Targets the local stack when the AWS_ENDPOINT_URL_* variables point at it (`rewards dev` prints them), AWS otherwise.",
     )
-    .showHelpAfterError()
-    .exitOverride();
+    .version(version, "--version", "print the version");
   for (const register of [
     registerDemo,
     registerDev,
@@ -29,6 +38,7 @@ export function buildProgram(): Command {
     registerLoad,
     registerVerify,
     registerWorker,
+    registerQueue,
     registerDlq,
     registerGuard,
     registerUser,
@@ -36,13 +46,34 @@ export function buildProgram(): Command {
   ]) {
     register(program);
   }
-  // Subcommands inherit exitOverride only when set on each; do it once for all.
+  // Set on each command (subcommands do not inherit them): usage errors are one line with
+  // a hint, in our own `rewards:` voice, and end in an exit code rather than process.exit.
   const override = (command: Command) => {
-    command.exitOverride();
+    const path = commandPath(command);
+    command
+      .exitOverride()
+      .showHelpAfterError(`(run \`${path} --help\` for usage)`)
+      .configureOutput({ outputError: (text, write) => write(`rewards: ${text.replace(/^error: /, "")}`) });
     command.commands.forEach(override);
   };
   override(program);
   return program;
+}
+
+/**
+ * One line a person can act on. AWS's own messages often leave out the thing they are about
+ * ("Requested resource not found"): name it from the configuration.
+ */
+export function describeFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
+  const name = error instanceof Error ? error.name : "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (name === "ResourceNotFoundException")
+    return `table ${JSON.stringify(env.TABLE_NAME ?? "")} does not exist here (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): ${message}`;
+  if (name === "QueueDoesNotExist" || name.includes("NonExistentQueue"))
+    return `queue does not exist here (check QUEUE_URL ${JSON.stringify(env.QUEUE_URL ?? "")}, DLQ_URL ${JSON.stringify(env.DLQ_URL ?? "")}, AWS_ENDPOINT_URL_SQS): ${message}`;
+  if (name === "CredentialsProviderError")
+    return `no AWS credentials (set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; against the local stack, the env \`rewards dev\` prints): ${message}`;
+  return message;
 }
 
 /** Errors are one line on stderr; a stack trace only with LOG_LEVEL=debug. */
@@ -61,8 +92,7 @@ export function exitCodeFor(error: unknown): number {
     return EXIT_USAGE;
   }
   const known = error instanceof CliError || error instanceof ConfigError || error instanceof LocalStackError;
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`rewards: ${message}\n`);
+  process.stderr.write(`rewards: ${describeFailure(error)}\n`);
   if (!known && process.env.LOG_LEVEL === "debug" && error instanceof Error)
     process.stderr.write(`${error.stack}\n`);
   return error instanceof CliError ? error.exitCode : EXIT_FAILURE;

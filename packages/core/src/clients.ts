@@ -24,6 +24,27 @@ type ClientConfig = Pick<Config, "AWS_REGION"> &
     >
   >;
 
+const warned = new Set<string>();
+
+/**
+ * The SDK's log: each distinct warning once per process, on stderr; nothing else. (It repeats some on
+ * every call — "QueueUrl … differs from SQSClient resolved endpoint" — which says nothing
+ * new the second time.)
+ */
+export const sdkLogger = {
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: (...content: unknown[]) => {
+    const text = content.map(String).join(" ");
+    if (warned.has(text)) return;
+    warned.add(text);
+    process.stderr.write(`${text}\n`);
+  },
+  // Failed calls are logged here as objects; our code reports its own errors, once, in words.
+  error: () => {},
+};
+
 /** Explicit keys when the config has them; otherwise the SDK's default provider chain. */
 function credentials(config: ClientConfig) {
   if (!config.AWS_ACCESS_KEY_ID || !config.AWS_SECRET_ACCESS_KEY) return undefined;
@@ -57,6 +78,7 @@ export function createDynamoClient(
     credentials: credentials(config),
     maxAttempts: options.maxAttempts ?? 2,
     requestHandler: requestHandler(options),
+    logger: sdkLogger,
   });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },
@@ -75,5 +97,6 @@ export function createSqsClient(config: ClientConfig, options: ClientOptions = {
     credentials: credentials(config),
     maxAttempts: options.maxAttempts ?? 3,
     requestHandler: requestHandler(options),
+    logger: sdkLogger,
   });
 }

@@ -8,7 +8,7 @@ export {
   type ErrorClass,
   isUnknownOutcome,
 } from "./classifyError";
-export { type ClientOptions, createDynamoClient, createSqsClient } from "./clients";
+export { type ClientOptions, createDynamoClient, createSqsClient, sdkLogger } from "./clients";
 export {
   type Config,
   ConfigError,

@@ -1,22 +1,57 @@
+import { PurgeQueueCommand } from "@aws-sdk/client-sqs";
 import type { Command } from "commander";
 import { CliError } from "../cliError";
-import { peekDlq, purgeDlq, queueCounts, replayDlq } from "../dlq/operations";
+import { dlqStats, peekDlq } from "../dlq/inspect";
+import { describeReplay, replayDlq, replayNative } from "../dlq/replay";
 import { clientsFor, commandConfig } from "../environment";
-import { integer } from "../options";
+import { integer, rate } from "../options";
 import { printJson, printPairs, printTable } from "../output";
+import { type Progress, progressBar } from "../progress";
+
+const ERROR_CODES = ["invalid_json", "invalid_event", "unknown_type", "rejected", "redriven"];
+
+interface ReplayCommandOptions {
+  type?: string;
+  error?: string;
+  user?: string;
+  max?: number;
+  rate?: number;
+  dryRun?: boolean;
+  native?: boolean;
+  json?: boolean;
+}
 
 export function registerDlq(program: Command): void {
   const dlq = program.command("dlq").description("inspect and replay the dead-letter queue (DLQ_URL)");
 
   dlq
     .command("stats")
-    .description("how many messages are parked, and how many are being read right now")
+    .description(
+      "how many messages are parked (copies, and distinct source messages), by rewards.error and by event type",
+    )
+    .option(
+      "--sample <n>",
+      "read at most this many for the breakdown (nothing is consumed)",
+      integer(1, 100_000),
+      1000,
+    )
     .option("--json", "print JSON")
-    .action(async (options: { json?: boolean }) => {
+    .action(async (options: { sample: number; json?: boolean }) => {
       const config = commandConfig("DLQ_URL");
-      const counts = await queueCounts(clientsFor(config).sqs, config.DLQ_URL);
-      if (options.json) printJson(counts);
-      else printPairs({ parked: counts.visible, "being read": counts.inFlight, delayed: counts.delayed });
+      const stats = await dlqStats(clientsFor(config).sqs, config.DLQ_URL, options.sample);
+      if (options.json) return printJson(stats);
+      printPairs({
+        "parked (copies)": stats.visible,
+        "distinct messages": `${stats.distinct}${stats.sampled < stats.visible ? ` (in a sample of ${stats.sampled})` : ""}`,
+        "being read now": stats.inFlight,
+        delayed: stats.delayed,
+        "by rewards.error": Object.entries(stats.byError)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", "),
+        "by event type": Object.entries(stats.byType)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(", "),
+      });
     });
 
   dlq
@@ -31,23 +66,54 @@ export function registerDlq(program: Command): void {
       if (parked.length === 0) return void process.stdout.write("the DLQ is empty\n");
       printTable(
         parked.map((p) => ({ ...p, body: p.body.length > 60 ? `${p.body.slice(0, 57)}...` : p.body })),
-        ["sourceMessageId", "error", "reason", "parkedAt", "body"],
+        ["sourceMessageId", "error", "type", "userId", "reason", "parkedAt", "body"],
       );
     });
 
   dlq
     .command("replay")
-    .description("send parked messages back to QUEUE_URL (safe: the guard pays each intent once)")
-    .option("--max <n>", "at most this many", integer(1))
+    .description(
+      "send parked messages back to QUEUE_URL, one copy per source message, send first and delete after (safe: the guard pays each intent once)",
+    )
+    .option("--type <type>", "only events of this type")
+    .option("--error <code>", `only messages parked for this reason: ${ERROR_CODES.join(", ")}`)
+    .option("--user <userId>", "only events of this user")
+    .option("--max <n>", "at most this many messages", integer(1))
+    .option("--rate <n/s>", "at most this many sends per second", rate)
+    .option("--dry-run", "show what would move, move nothing")
+    .option("--native", "use SQS's own redrive (StartMessageMoveTask): all messages, no filters, on AWS only")
     .option("--json", "print JSON")
-    .action(async (options: { max?: number; json?: boolean }) => {
+    .action(async (options: ReplayCommandOptions) => {
+      if (options.error !== undefined && !ERROR_CODES.includes(options.error))
+        throw new CliError(`--error must be one of ${ERROR_CODES.join(", ")}`, 2);
       const config = commandConfig("DLQ_URL", "QUEUE_URL");
-      const report = await replayDlq(clientsFor(config).sqs, config.DLQ_URL, config.QUEUE_URL, options.max);
+      const { sqs } = clientsFor(config);
+      let bar: Progress | undefined;
+      const onProgress = options.json
+        ? undefined
+        : (done: number, total: number) => {
+            bar ??= progressBar("replay", total);
+            bar.update(done);
+          };
+      if (options.native) {
+        if (options.type || options.error || options.user || options.max || options.dryRun)
+          throw new CliError(
+            "--native moves every message: it takes no --type, --error, --user, --max or --dry-run",
+            2,
+          );
+        const moved = await replayNative(sqs, config.DLQ_URL, config.QUEUE_URL, {
+          rate: options.rate,
+          onProgress,
+        });
+        bar?.stop();
+        if (options.json) printJson(moved);
+        else process.stdout.write(`${moved.moved} moved by SQS (${moved.status})\n`);
+        return;
+      }
+      const report = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL, { ...options, onProgress });
+      bar?.stop();
       if (options.json) printJson(report);
-      else
-        process.stdout.write(
-          `${report.replayed} replayed, ${report.failed} failed (left in the DLQ), ${report.skipped} parked again during the replay (left)\n`,
-        );
+      else process.stdout.write(`${describeReplay(report)}\n`);
       if (report.failed > 0) process.exitCode = 1;
     });
 
@@ -60,7 +126,7 @@ export function registerDlq(program: Command): void {
       if (!options.yes)
         throw new CliError("purge deletes every parked message for good; add --yes to confirm", 2);
       const config = commandConfig("DLQ_URL");
-      await purgeDlq(clientsFor(config).sqs, config.DLQ_URL);
+      await clientsFor(config).sqs.send(new PurgeQueueCommand({ QueueUrl: config.DLQ_URL }));
       if (options.json) printJson({ purged: true });
       else process.stdout.write("DLQ purged\n");
     });

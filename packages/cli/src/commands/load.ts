@@ -5,6 +5,7 @@ import { writeExpectation } from "../expectations";
 import { integer, rate, ratio } from "../options";
 import { printJson, printPairs } from "../output";
 import { progressBar } from "../progress";
+import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from "../queues/drainOptions";
 import { generateTraffic } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
 
@@ -19,6 +20,8 @@ interface LoadOptions {
   json?: boolean;
 }
 
+type LoadCommandOptions = LoadOptions & WaitOptions;
+
 export function registerLoad(program: Command): void {
   program
     .command("load")
@@ -30,8 +33,10 @@ export function registerLoad(program: Command): void {
     .option("--seed <n>", "seed: the same seed sends the same traffic", integer(0), 1)
     .option("--rate <n/s>", "at most this many messages per second", rate)
     .option("--expect <file>", "write each user's expected XP here, for rewards verify")
+    .addOption(waitOption())
+    .addOption(waitTimeoutOption())
     .option("--json", "print JSON")
-    .action(async (options: LoadOptions) => {
+    .action(async (options: LoadCommandOptions) => {
       if (options.duplicates + options.invalid > 1)
         throw new CliError("--duplicates plus --invalid must not exceed 1", 2);
       const config = commandConfig("QUEUE_URL");
@@ -41,6 +46,8 @@ export function registerLoad(program: Command): void {
           seed: options.seed,
           events: options.events,
           uniqueIntents: traffic.uniqueIntents,
+          duplicates: traffic.counts.duplicate,
+          invalid: traffic.counts.invalid,
           users: traffic.expectedXp,
         });
       }
@@ -65,6 +72,8 @@ export function registerLoad(program: Command): void {
         seconds: Number(seconds.toFixed(2)),
         eventsPerSecond: Math.round(report.sent / Math.max(seconds, 0.001)),
       };
+      if (options.wait)
+        await waitForQueue(clientsFor(config).sqs, config.QUEUE_URL, options.timeout, options.json);
       if (options.json) printJson({ ...summary, failures: report.failed });
       else printPairs(summary);
       if (report.failed.length > 0) process.exitCode = 1;

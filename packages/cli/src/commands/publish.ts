@@ -1,10 +1,13 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import type { SQSClient } from "@aws-sdk/client-sqs";
 import { createPublisher, type PublishResult } from "@rewards/producer";
 import type { Command } from "commander";
 import { CliError } from "../cliError";
 import { clientsFor, commandConfig } from "../environment";
 import { printJson } from "../output";
+import type { TrafficMessage } from "../traffic/generateTraffic";
+import { sendTraffic } from "../traffic/sendTraffic";
 
 export interface LineResult {
   line: number;
@@ -15,10 +18,18 @@ export interface LineResult {
 
 const SLICE = 500;
 
+/** `source` where an event has none; anything else is left as it is (and validated). */
+export function withSource(event: unknown, source: string | undefined): unknown {
+  if (source === undefined || typeof event !== "object" || event === null || Array.isArray(event))
+    return event;
+  return "source" in event ? event : { ...event, source };
+}
+
 /** Publishes NDJSON lines in slices, so a large file never sits in memory whole. */
 export async function publishLines(
   lines: AsyncIterable<string>,
   publish: (events: unknown[]) => Promise<PublishResult[]>,
+  source?: string,
 ): Promise<LineResult[]> {
   const results: LineResult[] = [];
   let pending: Array<{ line: number; event: unknown }> = [];
@@ -39,7 +50,7 @@ export async function publishLines(
     number++;
     if (text.trim() === "") continue;
     try {
-      pending.push({ line: number, event: JSON.parse(text) });
+      pending.push({ line: number, event: withSource(JSON.parse(text), source) });
     } catch (error) {
       results.push({ line: number, ok: false, error: `not JSON: ${(error as Error).message}` });
     }
@@ -49,6 +60,36 @@ export async function publishLines(
   return results.sort((a, b) => a.line - b.line);
 }
 
+/** `--raw`: every non-empty line as a message body, unchanged; attributes where the line names a type. */
+async function publishRaw(
+  lines: AsyncIterable<string>,
+  sqs: SQSClient,
+  queueUrl: string,
+): Promise<LineResult[]> {
+  const messages: Array<{ line: number; message: TrafficMessage }> = [];
+  let number = 0;
+  for await (const text of lines) {
+    number++;
+    if (text.trim() === "") continue;
+    let type: string | undefined;
+    try {
+      const parsed = JSON.parse(text) as { type?: unknown };
+      if (typeof parsed?.type === "string") type = parsed.type;
+    } catch {
+      // Not JSON: sent all the same, that is what --raw is for.
+    }
+    messages.push({ line: number, message: { kind: "invalid", body: text, ...(type ? { type } : {}) } });
+  }
+  const report = await sendTraffic(
+    messages.map((m) => m.message),
+    { sqs, queueUrl },
+  );
+  const failed = new Map(report.failed.map((f) => [f.index, f.error]));
+  return messages.map(({ line }, index) =>
+    failed.has(index) ? { line, ok: false, error: failed.get(index) } : { line, ok: true },
+  );
+}
+
 export function registerPublish(program: Command): void {
   program
     .command("publish")
@@ -56,9 +97,10 @@ export function registerPublish(program: Command): void {
       "publish NDJSON events (one CloudEvent per line) to QUEUE_URL; bad lines are reported, good ones still sent",
     )
     .argument("[file]", "NDJSON file, or - for standard input", "-")
-    .option("--source <source>", "CloudEvents source for events built by this command", "/rewards/cli")
+    .option("--source <source>", "the CloudEvents source to fill in where an event has none")
+    .option("--raw", "send each line exactly as it is, unvalidated (to see the worker park bad events)")
     .option("--json", "print JSON")
-    .action(async (file: string, options: { json?: boolean; source: string }) => {
+    .action(async (file: string, options: { json?: boolean; source?: string; raw?: boolean }) => {
       const config = commandConfig("QUEUE_URL");
       const { sqs } = clientsFor(config);
       const input = file === "-" ? process.stdin : createReadStream(file);
@@ -68,17 +110,22 @@ export function registerPublish(program: Command): void {
         input.once("error", (error: Error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
       });
       await opened;
-      const publisher = createPublisher({ queueUrl: config.QUEUE_URL, client: sqs, source: options.source });
-      const results = await publishLines(
-        createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY }),
-        (events) => publisher.publish(events),
-      );
+      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+      const results = options.raw
+        ? await publishRaw(lines, sqs, config.QUEUE_URL)
+        : await publishLines(
+            lines,
+            (events) => createPublisher({ queueUrl: config.QUEUE_URL, client: sqs }).publish(events),
+            options.source,
+          );
       const failed = results.filter((r) => !r.ok).length;
       if (options.json) printJson({ published: results.length - failed, failed, results });
       else {
         for (const r of results) {
           process.stdout.write(
-            r.ok ? `line ${r.line}: ok ${r.messageId}\n` : `line ${r.line}: error ${r.error}\n`,
+            r.ok
+              ? `line ${r.line}: ok${r.messageId ? ` ${r.messageId}` : ""}\n`
+              : `line ${r.line}: error ${r.error}\n`,
           );
         }
         process.stdout.write(`${results.length - failed} published, ${failed} failed\n`);

@@ -1,25 +1,76 @@
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { profileKey } from "@rewards/core";
 import type { Command } from "commander";
 import { CliError } from "../cliError";
 import { clientsFor, commandConfig } from "../environment";
+import { integer } from "../options";
 import { printJson, printPairs } from "../output";
+import { cliLogger } from "../stdErrLogger";
+
+interface UserOptions {
+  json?: boolean;
+  setXp?: number;
+  yes?: boolean;
+}
 
 export function registerUser(program: Command): void {
   program
     .command("user")
-    .description("show a user's profile: XP, number of awards, last update")
+    .description("show a user's profile: XP, number of awards, last update; or repair its XP")
     .argument("<userId>", "the user id, exactly as in the events")
+    .option(
+      "--set-xp <n>",
+      "set the profile's xp (to repair one the worker rejects, e.g. a string), only if it still holds what was read",
+      integer(0),
+    )
+    .option("--yes", "confirm --set-xp")
     .option("--json", "print JSON")
-    .action(async (userId: string, options: { json?: boolean }) => {
+    .action(async (userId: string, options: UserOptions) => {
+      if (options.setXp !== undefined && !options.yes)
+        throw new CliError("--set-xp changes a user's XP; add --yes to confirm", 2);
       const config = commandConfig("TABLE_NAME");
       const { dynamo } = clientsFor(config);
-      const { Item } = await dynamo.send(
-        new GetCommand({ TableName: config.TABLE_NAME, Key: profileKey(userId), ConsistentRead: true }),
-      );
-      if (!Item)
+      const read = async () =>
+        (
+          await dynamo.send(
+            new GetCommand({ TableName: config.TABLE_NAME, Key: profileKey(userId), ConsistentRead: true }),
+          )
+        ).Item;
+      let item = await read();
+      if (options.setXp !== undefined) {
+        const before = item?.xp;
+        try {
+          // Conditional on the value read, so a concurrent award is never overwritten.
+          await dynamo.send(
+            new UpdateCommand({
+              TableName: config.TABLE_NAME,
+              Key: profileKey(userId),
+              UpdateExpression: "SET xp = :xp, updatedAt = :now",
+              ConditionExpression: before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
+              ExpressionAttributeValues: {
+                ":xp": options.setXp,
+                ":now": new Date().toISOString(),
+                ...(before === undefined ? {} : { ":before": before }),
+              },
+            }),
+          );
+        } catch (error) {
+          if (error instanceof ConditionalCheckFailedException)
+            throw new CliError(
+              `the profile's xp changed while it was being repaired (was ${JSON.stringify(before)}): nothing written; run again`,
+            );
+          throw error;
+        }
+        cliLogger("rewards-user").warn(
+          { userId, from: before ?? null, to: options.setXp },
+          "profile xp set by an operator",
+        );
+        item = await read();
+      }
+      if (!item)
         throw new CliError(`no profile for user ${JSON.stringify(userId)}: nothing was ever awarded to it`);
-      const profile = { userId, xp: Item.xp, awards: Item.awards, updatedAt: Item.updatedAt };
+      const profile = { userId, xp: item.xp, awards: item.awards, updatedAt: item.updatedAt };
       if (options.json) printJson(profile);
       else printPairs(profile);
     });

@@ -3,6 +3,7 @@ import { clientsFor, commandConfig } from "../environment";
 import { readExpectation } from "../expectations";
 import { printJson, printTable } from "../output";
 import { compareXp } from "../profiles";
+import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from "../queues/drainOptions";
 
 export function registerVerify(program: Command): void {
   program
@@ -11,11 +12,15 @@ export function registerVerify(program: Command): void {
       "compare every user's XP with the totals `rewards load --expect FILE` wrote; exit 1 on any mismatch",
     )
     .requiredOption("--expect <file>", "expectation file written by rewards load")
+    .addOption(waitOption())
+    .addOption(waitTimeoutOption())
     .option("--json", "print JSON")
-    .action(async (options: { expect: string; json?: boolean }) => {
+    .action(async (options: { expect: string; json?: boolean } & WaitOptions) => {
       const expectation = await readExpectation(options.expect);
-      const config = commandConfig("TABLE_NAME");
-      const { dynamo } = clientsFor(config);
+      const config = commandConfig("TABLE_NAME", ...(options.wait ? (["QUEUE_URL"] as const) : []));
+      const { dynamo, sqs } = clientsFor(config);
+      if (options.wait && config.QUEUE_URL)
+        await waitForQueue(sqs, config.QUEUE_URL, options.timeout, options.json);
       const report = await compareXp(dynamo, config.TABLE_NAME, expectation.users);
       if (options.json) printJson({ ok: report.mismatches.length === 0, ...report });
       else {

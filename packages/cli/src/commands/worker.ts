@@ -16,10 +16,22 @@ export interface PollerCliOptions {
   timeout: number;
 }
 
-export function addPollerOptions(command: Command): Command {
+export function addPollerOptions(command: Command, { minPollers = 1 } = {}): Command {
   return command
-    .option("--pollers <n>", "concurrent receive loops", integer(1, 100), 2)
-    .option("--batch-size <n>", "messages per invocation", integer(1, 10), 10)
+    .option(
+      "--pollers <n>",
+      minPollers === 0
+        ? "concurrent receive loops (0: the stack only, no poller)"
+        : "concurrent receive loops",
+      integer(minPollers, 100),
+      2,
+    )
+    .option(
+      "--batch-size <n>",
+      "messages per invocation: 1–10, or up to 10,000 with --window of at least 1000",
+      integer(1, 10_000),
+      10,
+    )
     .option("--wait <seconds>", "long-poll wait per receive", integer(0, 20), 20)
     .option("--window <ms>", "batch window: keep gathering messages this long", integer(0, 300_000), 0)
     .option("--timeout <seconds>", "per-invocation timeout", integer(1, 900), 30);

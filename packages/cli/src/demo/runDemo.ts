@@ -1,12 +1,13 @@
 import { createDynamoClient, createSqsClient, type Logger, loadConfig } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { createWorkerDeps } from "@rewards/worker";
-import { queueCounts, replayDlq } from "../dlq/operations";
+import { replayDlq } from "../dlq/replay";
 import { compareXp, type Mismatch } from "../profiles";
+import { queueCounts } from "../queues/queueCounts";
+import { waitUntilDrained } from "../queues/waitForDrain";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
 import { startCountingPoller } from "../workerStats";
-import { waitUntilDrained } from "./waitForDrain";
 
 export interface DemoOptions extends TrafficOptions {
   /** Share of DynamoDB transactions that meet an injected fault. */

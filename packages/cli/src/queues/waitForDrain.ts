@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import type { SQSClient } from "@aws-sdk/client-sqs";
-import { type QueueCounts, queueCounts } from "../dlq/operations";
+import { type QueueCounts, queueCounts } from "./queueCounts";
 
 export interface DrainOptions {
   /** Give up after this long in all. */

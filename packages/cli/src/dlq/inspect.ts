@@ -1,0 +1,45 @@
+import type { SQSClient } from "@aws-sdk/client-sqs";
+import { type QueueCounts, queueCounts } from "../queues/queueCounts";
+import { holdMessages, release } from "./heldMessages";
+import { describeParked, type ParkedMessage } from "./parkedMessage";
+
+/** Reads up to `max` parked messages without consuming them: held while read, then released at once. */
+export async function peekDlq(sqs: SQSClient, dlqUrl: string, max: number): Promise<ParkedMessage[]> {
+  const held = await holdMessages(sqs, dlqUrl, max, 30);
+  await release(sqs, dlqUrl, held);
+  return held.map(describeParked);
+}
+
+export interface DlqStats extends QueueCounts {
+  /** Messages read for the breakdown (at most the sample size), and the distinct source messages among them. */
+  sampled: number;
+  distinct: number;
+  byError: Record<string, number>;
+  byType: Record<string, number>;
+}
+
+const tally = (values: readonly string[]) =>
+  values.reduce<Record<string, number>>((counts, value) => {
+    counts[value] = (counts[value] ?? 0) + 1;
+    return counts;
+  }, {});
+
+/**
+ * Counts, and a non-destructive breakdown of up to `sample` messages: distinct source
+ * messages (a worker killed between its DLQ send and its delete parks a message twice), by
+ * `rewards.error` and by event type. Breakdowns count distinct messages.
+ */
+export async function dlqStats(sqs: SQSClient, dlqUrl: string, sample: number): Promise<DlqStats> {
+  const counts = await queueCounts(sqs, dlqUrl);
+  const held = await holdMessages(sqs, dlqUrl, sample, 30);
+  await release(sqs, dlqUrl, held);
+  const bySource = new Map(held.map(describeParked).map((p) => [p.sourceMessageId, p]));
+  const distinct = [...bySource.values()];
+  return {
+    ...counts,
+    sampled: held.length,
+    distinct: distinct.length,
+    byError: tally(distinct.map((p) => p.error)),
+    byType: tally(distinct.map((p) => p.type ?? "(unknown)")),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Message } from "@aws-sdk/client-sqs";
+import { unwrapEnvelope } from "@rewards/core";
+import { PARK_ATTRIBUTES } from "@rewards/worker";
+
+/** A DLQ message as an operator reads it. One redriven by SQS itself has no rewards.* attributes. */
+export interface ParkedMessage {
+  messageId: string;
+  /** The message it is a copy of: several copies of one source are one parked message. */
+  sourceMessageId: string;
+  error: string;
+  reason: string;
+  parkedAt: string;
+  replayCount: number;
+  /** The event's type and user, where the body says them (wrapped events unwrapped). */
+  type?: string;
+  userId?: string;
+  receiveCount: number;
+  body: string;
+}
+
+function eventFields(body: string): { type?: string; userId?: string } {
+  try {
+    const unwrapped = unwrapEnvelope(JSON.parse(body));
+    if (!unwrapped.ok || typeof unwrapped.event !== "object" || unwrapped.event === null) return {};
+    const event = unwrapped.event as { type?: unknown; data?: { userId?: unknown } };
+    return {
+      ...(typeof event.type === "string" ? { type: event.type } : {}),
+      ...(typeof event.data?.userId === "string" ? { userId: event.data.userId } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** Pure: everything `rewards dlq` shows, filters on and counts, from one received message. */
+export function describeParked(message: Message): ParkedMessage {
+  const attribute = (name: string) => message.MessageAttributes?.[name]?.StringValue ?? "";
+  const body = message.Body ?? "";
+  const fields = eventFields(body);
+  const type = attribute("type") || fields.type;
+  const messageId = message.MessageId ?? "";
+  return {
+    messageId,
+    sourceMessageId: attribute(PARK_ATTRIBUTES.sourceMessageId) || messageId,
+    error: attribute(PARK_ATTRIBUTES.error) || "redriven",
+    reason:
+      attribute(PARK_ATTRIBUTES.reason) || "moved by the queue's redrive policy after repeated failures",
+    parkedAt: attribute(PARK_ATTRIBUTES.parkedAt),
+    replayCount: Number(attribute(PARK_ATTRIBUTES.replayCount) || 0),
+    ...(type ? { type } : {}),
+    ...(fields.userId ? { userId: fields.userId } : {}),
+    receiveCount: Number(message.Attributes?.ApproximateReceiveCount ?? 0),
+    body,
+  };
+}

@@ -1,0 +1,235 @@
+import { setTimeout as delay } from "node:timers/promises";
+import {
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ListMessageMoveTasksCommand,
+  type Message,
+  SendMessageCommand,
+  type SQSClient,
+  StartMessageMoveTaskCommand,
+} from "@aws-sdk/client-sqs";
+import { describeError } from "@rewards/core";
+import { CliError } from "../cliError";
+import { queueCounts } from "../queues/queueCounts";
+import { holdMessages, release } from "./heldMessages";
+import { describeParked, type ParkedMessage } from "./parkedMessage";
+import { replayAttributes } from "./replayAttributes";
+
+export interface ReplayFilter {
+  type?: string | undefined;
+  error?: string | undefined;
+  user?: string | undefined;
+}
+
+export interface ReplayOptions extends ReplayFilter {
+  /** At most this many source messages replayed. */
+  max?: number | undefined;
+  /** At most this many sends per second. */
+  rate?: number | undefined;
+  dryRun?: boolean | undefined;
+  onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+export interface ReplayReport {
+  dryRun: boolean;
+  /** Source messages sent back to the queue (or, with --dry-run, that would be). */
+  replayed: number;
+  /** Further copies of a source message already replayed in this pass: deleted, not sent. */
+  copiesDeleted: number;
+  failed: number;
+  failures: Array<{ messageId: string; error: string }>;
+  /** Left in the DLQ, visible again at once. */
+  notMatching: number;
+  /** Parked again while this replay ran (by the worker handling what it replayed): never looped over. */
+  parkedDuringReplay: number;
+  /** Held by another reader when the pass started: not in it; run again once they are visible. */
+  inFlightAtStart: number;
+}
+
+const HOLD_SECONDS = 120;
+
+export function matches(parked: ParkedMessage, filter: ReplayFilter): boolean {
+  return (
+    (filter.type === undefined || parked.type === filter.type) &&
+    (filter.error === undefined || parked.error === filter.error) &&
+    (filter.user === undefined || parked.userId === filter.user)
+  );
+}
+
+/** Waits so that sends start at most `rate` a second. */
+function pacer(rate: number | undefined) {
+  let next = 0;
+  return async () => {
+    if (!rate) return;
+    const wait = next - Date.now();
+    if (wait > 0) await delay(wait);
+    next = Math.max(next, Date.now()) + 1000 / rate;
+  };
+}
+
+/**
+ * One pass over what the DLQ holds: each parked source message that matches the filter is
+ * sent back to the queue with its original attributes (and `rewards.replayCount` + 1), then
+ * deleted from the DLQ — send first, delete after, so an interruption at any point loses
+ * nothing (at worst a message is replayed twice, which the guard makes harmless). Further
+ * copies of a replayed source are deleted. Everything not replayed is made visible again
+ * at once; a failed send says why.
+ */
+export async function replayDlq(
+  sqs: SQSClient,
+  dlqUrl: string,
+  queueUrl: string,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
+  const startedAt = new Date().toISOString();
+  const counts = await queueCounts(sqs, dlqUrl);
+  const report: ReplayReport = {
+    dryRun: options.dryRun === true,
+    replayed: 0,
+    copiesDeleted: 0,
+    failed: 0,
+    failures: [],
+    notMatching: 0,
+    parkedDuringReplay: 0,
+    inFlightAtStart: counts.inFlight,
+  };
+  // The pass holds every visible message it reads, so it reads each at most once.
+  const held = await holdMessages(sqs, dlqUrl, counts.visible, HOLD_SECONDS);
+  const toRelease: Message[] = [];
+  const replayedSources = new Set<string>();
+  const failedSources = new Set<string>();
+  const pace = pacer(options.rate);
+  const max = options.max ?? Number.POSITIVE_INFINITY;
+  let done = 0;
+  for (const message of held) {
+    options.onProgress?.(done++, held.length);
+    const parked = describeParked(message);
+    if (parked.parkedAt !== "" && parked.parkedAt >= startedAt) {
+      report.parkedDuringReplay++;
+      toRelease.push(message);
+    } else if (!matches(parked, options)) {
+      report.notMatching++;
+      toRelease.push(message);
+    } else if (replayedSources.has(parked.sourceMessageId)) {
+      if (report.dryRun) toRelease.push(message);
+      else
+        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
+      report.copiesDeleted++;
+    } else if (failedSources.has(parked.sourceMessageId) || replayedSources.size >= max) {
+      toRelease.push(message); // over --max, or a copy of a message whose send just failed
+    } else if (report.dryRun) {
+      replayedSources.add(parked.sourceMessageId);
+      report.replayed++;
+      toRelease.push(message);
+    } else {
+      await pace();
+      try {
+        await sqs.send(
+          new SendMessageCommand({
+            QueueUrl: queueUrl,
+            MessageBody: message.Body,
+            MessageAttributes: replayAttributes(message),
+          }),
+        );
+      } catch (error) {
+        failedSources.add(parked.sourceMessageId);
+        report.failed++;
+        report.failures.push({ messageId: parked.messageId, error: `not sent: ${describeError(error)}` });
+        await release(sqs, dlqUrl, [message]).catch(() => toRelease.push(message));
+        continue;
+      }
+      replayedSources.add(parked.sourceMessageId);
+      report.replayed++;
+      try {
+        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
+      } catch (error) {
+        report.failed++;
+        report.failures.push({
+          messageId: parked.messageId,
+          error: `sent, but not deleted from the DLQ (a later replay sends it again, harmlessly): ${describeError(error)}`,
+        });
+        await release(sqs, dlqUrl, [message]).catch(() => {});
+      }
+    }
+  }
+  options.onProgress?.(done, held.length);
+  await release(sqs, dlqUrl, toRelease);
+  return report;
+}
+
+/** One line for people, coherent whatever happened. */
+export function describeReplay(report: ReplayReport): string {
+  const parts = [
+    report.dryRun
+      ? `${report.replayed} would be replayed (dry run: nothing moved)`
+      : `${report.replayed} replayed`,
+    `${report.copiesDeleted} extra ${report.copiesDeleted === 1 ? "copy" : "copies"} ${report.dryRun ? "would be " : ""}deleted`,
+    `${report.failed} failed`,
+  ];
+  const left = [
+    report.notMatching > 0 ? `${report.notMatching} not matching the filter` : "",
+    report.parkedDuringReplay > 0 ? `${report.parkedDuringReplay} parked again during the replay` : "",
+  ].filter(Boolean);
+  const lines = [`${parts.join(", ")}${left.length > 0 ? `; left in the DLQ: ${left.join(", ")}` : ""}.`];
+  if (report.inFlightAtStart > 0) {
+    lines.push(
+      `${report.inFlightAtStart} message(s) were being read elsewhere and were not in this pass: run it again once they are visible.`,
+    );
+  }
+  for (const failure of report.failures.slice(0, 10)) lines.push(`  ${failure.messageId}: ${failure.error}`);
+  if (report.failures.length > 10)
+    lines.push(`  … and ${report.failures.length - 10} more (--json lists all)`);
+  return lines.join("\n");
+}
+
+async function arnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }),
+  );
+  if (!Attributes?.QueueArn) throw new CliError(`no QueueArn for ${queueUrl}`);
+  return Attributes.QueueArn;
+}
+
+/**
+ * SQS's own redrive (StartMessageMoveTask): fast and server-side, but all or nothing —
+ * no filters, no restoring `rewards.overflow`, no removing extra copies.
+ */
+export async function replayNative(
+  sqs: SQSClient,
+  dlqUrl: string,
+  queueUrl: string,
+  options: { rate?: number | undefined; onProgress?: (moved: number, total: number) => void } = {},
+): Promise<{ moved: number; status: string }> {
+  const [sourceArn, destinationArn] = [await arnOf(sqs, dlqUrl), await arnOf(sqs, queueUrl)];
+  try {
+    await sqs.send(
+      new StartMessageMoveTaskCommand({
+        SourceArn: sourceArn,
+        DestinationArn: destinationArn,
+        ...(options.rate ? { MaxNumberOfMessagesPerSecond: Math.floor(options.rate) } : {}),
+      }),
+    );
+  } catch (error) {
+    const name = (error as Error).name;
+    if (/InvalidAction|UnknownOperation|UnsupportedOperation|NotImplemented/i.test(name)) {
+      throw new CliError(
+        `--native needs SQS's StartMessageMoveTask, which this endpoint does not offer (the local stack does not): replay without --native`,
+      );
+    }
+    throw error;
+  }
+  for (;;) {
+    const { Results = [] } = await sqs.send(
+      new ListMessageMoveTasksCommand({ SourceArn: sourceArn, MaxResults: 1 }),
+    );
+    const task = Results[0];
+    const moved = task?.ApproximateNumberOfMessagesMoved ?? 0;
+    options.onProgress?.(moved, task?.ApproximateNumberOfMessagesToMove ?? moved);
+    if (task?.Status && task.Status !== "RUNNING") {
+      if (task.Status !== "COMPLETED")
+        throw new CliError(`the move task ended ${task.Status}: ${task.FailureReason ?? "no reason given"}`);
+      return { moved, status: task.Status };
+    }
+    await delay(2000);
+  }
+}

@@ -1,0 +1,75 @@
+import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
+
+export interface QueueCounts {
+  visible: number;
+  inFlight: number;
+  delayed: number;
+}
+
+export async function queueCounts(sqs: SQSClient, queueUrl: string): Promise<QueueCounts> {
+  const { Attributes = {} } = await sqs.send(
+    new GetQueueAttributesCommand({
+      QueueUrl: queueUrl,
+      AttributeNames: [
+        "ApproximateNumberOfMessages",
+        "ApproximateNumberOfMessagesNotVisible",
+        "ApproximateNumberOfMessagesDelayed",
+      ],
+    }),
+  );
+  return {
+    visible: Number(Attributes.ApproximateNumberOfMessages ?? 0),
+    inFlight: Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0),
+    delayed: Number(Attributes.ApproximateNumberOfMessagesDelayed ?? 0),
+  };
+}
+
+export type OldestAge = { seconds: number } | { unknown: string };
+
+/**
+ * The age of the oldest message, from CloudWatch's ApproximateAgeOfOldestMessage (SQS's API
+ * has no such attribute, and sampling messages would raise their receive counts). The
+ * metric is per minute and needs CloudWatch: the local stack has none.
+ */
+export async function oldestMessageAge(
+  cloudwatch: CloudWatchClient,
+  queueUrl: string,
+  now: Date = new Date(),
+): Promise<OldestAge> {
+  const queueName = queueUrl.split("/").pop() ?? "";
+  try {
+    const { MetricDataResults = [] } = await cloudwatch.send(
+      new GetMetricDataCommand({
+        StartTime: new Date(now.getTime() - 10 * 60_000),
+        EndTime: now,
+        ScanBy: "TimestampDescending",
+        MetricDataQueries: [
+          {
+            Id: "age",
+            MetricStat: {
+              Metric: {
+                Namespace: "AWS/SQS",
+                MetricName: "ApproximateAgeOfOldestMessage",
+                Dimensions: [{ Name: "QueueName", Value: queueName }],
+              },
+              Period: 60,
+              Stat: "Maximum",
+            },
+          },
+        ],
+      }),
+    );
+    const latest = MetricDataResults[0]?.Values?.[0];
+    return latest === undefined ? { unknown: "no datapoint in the last 10 minutes" } : { seconds: latest };
+  } catch (error) {
+    return { unknown: `CloudWatch unavailable here (${(error as Error).name})` };
+  }
+}
+
+/** CloudWatch for the configured region; a local SQS endpoint means there is none to ask. */
+export function cloudwatchFor(config: { AWS_REGION: string; AWS_ENDPOINT_URL_SQS?: string | undefined }) {
+  return config.AWS_ENDPOINT_URL_SQS
+    ? undefined
+    : new CloudWatchClient({ region: config.AWS_REGION, maxAttempts: 2 });
+}

@@ -1,0 +1,330 @@
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
+import { startFaultProxy } from "@rewards/local";
+import {
+  completed,
+  eventBody,
+  lambdaContext,
+  runCli,
+  sqsEvent,
+  sqsRecord,
+  stackTest,
+  startCli,
+  waitFor,
+} from "@rewards/testing";
+import { createWorkerDeps, processBatch } from "@rewards/worker";
+import type { SQSMessageAttributes } from "aws-lambda";
+import { describe, expect } from "vitest";
+import { queueCounts } from "../packages/cli/src/queues/queueCounts";
+
+const it = stackTest({ visibilityTimeoutSeconds: 2 });
+const cliIn = (env: Record<string, string>) => (args: string[], stdin?: string) => runCli(args, env, stdin);
+
+/** Parks `records` the way the worker does (real processBatch against the test's queues). */
+async function park(env: Record<string, string>, records: ReturnType<typeof sqsRecord>[]) {
+  const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+  const { counts } = await processBatch(deps, sqsEvent(records), lambdaContext());
+  expect(counts.parked).toBe(records.length);
+}
+
+const sqsOf = (env: Record<string, string>): SQSClient =>
+  createSqsClient({ ...env, AWS_REGION: "us-east-1" });
+
+async function receiveAll(sqs: SQSClient, queueUrl: string) {
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      MessageAttributeNames: ["All"],
+      WaitTimeSeconds: 0,
+    }),
+  );
+  return Messages;
+}
+
+describe("the main queue and waiting for it", () => {
+  it("queue stats shows visible, in flight and delayed; the oldest age needs CloudWatch", async ({ env }) => {
+    const sqs = sqsOf(env);
+    await sqs.send(new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: "a" }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: "b", DelaySeconds: 30 }));
+    await sqs.send(new ReceiveMessageCommand({ QueueUrl: env.QUEUE_URL, VisibilityTimeout: 30 }));
+    await sqs.send(new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: "c" }));
+    const run = await cliIn(env)(["queue", "stats", "--json"]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ visible: 1, inFlight: 1, delayed: 1, oldestAgeSeconds: null });
+    expect((await cliIn(env)(["queue", "stats"])).stdout).toMatch(
+      /oldest message +│ unknown \(needs CloudWatch/,
+    );
+  });
+
+  it("load --wait and verify --wait wait for the worker, then verify exits 0; load --expect records the poison", async ({
+    env,
+  }) => {
+    const file = join(tmpdir(), `expect-${Date.now()}.json`);
+    const worker = startCli(["worker", "--wait", "1", "--timeout", "1"], { ...env, LOG_LEVEL: "silent" });
+    const cli = cliIn(env);
+    const load = await cli([
+      "load",
+      "--events",
+      "300",
+      "--users",
+      "10",
+      "--invalid",
+      "0.05",
+      "--seed",
+      "41",
+      "--expect",
+      file,
+      "--wait",
+      "--json",
+    ]);
+    expect(load.code).toBe(0);
+    const expectation = JSON.parse(await readFile(file, "utf8"));
+    expect(expectation.invalid).toBe(JSON.parse(load.stdout).invalid);
+    expect(expectation.invalid).toBeGreaterThan(0);
+    expect(await queueCounts(sqsOf(env), env.QUEUE_URL as string)).toEqual({
+      visible: 0,
+      inFlight: 0,
+      delayed: 0,
+    });
+    const verify = await cli(["verify", "--expect", file, "--wait", "--timeout", "30"]);
+    expect(verify).toMatchObject({ code: 0 });
+    expect(verify.stdout).toMatch(/all match/);
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+  }, 60_000);
+
+  it("verify --wait with no worker running fails after its timeout, saying what is left", async ({ env }) => {
+    await sqsOf(env).send(
+      new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: completed("w", "a") }),
+    );
+    const file = join(tmpdir(), `expect-none-${Date.now()}.json`);
+    await import("node:fs/promises").then((fs) =>
+      fs.writeFile(file, JSON.stringify({ seed: 1, events: 1, uniqueIntents: 1, users: { w: 20 } })),
+    );
+    const verify = await cliIn(env)(["verify", "--expect", file, "--wait", "--timeout", "2"]);
+    expect(verify.code).toBe(1);
+    expect(verify.stderr).toMatch(
+      /did not drain within 2 s \(still 1 visible, 0 in flight, 0 delayed\): is a worker running\?/,
+    );
+  });
+});
+
+describe("the DLQ replay operators need", () => {
+  it("filters by type, error and user; --dry-run moves nothing; what does not match is visible again at once", async ({
+    env,
+  }) => {
+    await park(env, [
+      sqsRecord(eventBody("article.completed", { userId: "ann" })), // invalid_event
+      sqsRecord(eventBody("article.liked", { userId: "ann" })), // unknown_type
+      sqsRecord(eventBody("article.liked", { userId: "bob" })), // unknown_type
+      sqsRecord("{nope"), // invalid_json
+    ]);
+    const cli = cliIn(env);
+    const dry = JSON.parse(
+      (await cli(["dlq", "replay", "--type", "article.liked", "--dry-run", "--json"])).stdout,
+    );
+    expect(dry).toMatchObject({ dryRun: true, replayed: 2, notMatching: 2, failed: 0 });
+    expect(await queueCounts(sqsOf(env), env.DLQ_URL as string)).toEqual({
+      visible: 4,
+      inFlight: 0,
+      delayed: 0,
+    });
+
+    const byUser = JSON.parse(
+      (await cli(["dlq", "replay", "--error", "unknown_type", "--user", "bob", "--json"])).stdout,
+    );
+    expect(byUser).toMatchObject({ replayed: 1, notMatching: 3, failed: 0 });
+    const [replayed] = await receiveAll(sqsOf(env), env.QUEUE_URL as string);
+    expect(JSON.parse(replayed?.Body ?? "{}").data.userId).toBe("bob");
+    // Not matching: visible again at once, not after the replay's hold.
+    expect(await queueCounts(sqsOf(env), env.DLQ_URL as string)).toEqual({
+      visible: 3,
+      inFlight: 0,
+      delayed: 0,
+    });
+
+    expect((await cli(["dlq", "replay", "--error", "bogus"])).code).toBe(2);
+  });
+
+  it("failed sends say why, are visible again at once, and exit 1", async ({ env }) => {
+    await park(env, [sqsRecord("{a"), sqsRecord("{b")]);
+    const missingQueue = `${env.QUEUE_URL}-gone`;
+    const run = await runCli(["dlq", "replay"], { ...env, QUEUE_URL: missingQueue });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^0 replayed, 0 extra copies deleted, 2 failed\.\n/);
+    expect(run.stdout).toMatch(/: not sent: QueueDoesNotExist/);
+    expect(await queueCounts(sqsOf(env), env.DLQ_URL as string)).toEqual({
+      visible: 2,
+      inFlight: 0,
+      delayed: 0,
+    });
+    // A second replay to the right queue finds both.
+    expect(JSON.parse((await cliIn(env)(["dlq", "replay", "--json"])).stdout)).toMatchObject({
+      replayed: 2,
+      failed: 0,
+    });
+  });
+
+  it("an interruption between send and delete loses nothing: the rerun replays it again, harmlessly", async ({
+    env,
+    stack,
+  }) => {
+    await park(env, [sqsRecord(completed("interrupted", "a").replace("article.completed", "article.liked"))]);
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.sqs,
+      // Every delete of this replay fails, the SDK's own resends included.
+      rules: [{ operation: "DeleteMessage", fault: "reset", probability: 1 }],
+      seed: 1,
+    });
+    const first = await runCli(["dlq", "replay", "--json"], { ...env, AWS_ENDPOINT_URL_SQS: proxy.endpoint });
+    await proxy.stop();
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      replayed: 1,
+      failed: 1,
+      failures: [{ error: expect.stringMatching(/^sent, but not deleted from the DLQ/) }],
+    });
+    expect((await queueCounts(sqsOf(env), env.DLQ_URL as string)).visible).toBe(1);
+    const rerun = await cliIn(env)(["dlq", "replay", "--json"]);
+    expect(rerun.code).toBe(0);
+    expect(JSON.parse(rerun.stdout)).toMatchObject({ replayed: 1, failed: 0 });
+    expect(await queueCounts(sqsOf(env), env.DLQ_URL as string)).toEqual({
+      visible: 0,
+      inFlight: 0,
+      delayed: 0,
+    });
+    expect((await queueCounts(sqsOf(env), env.QUEUE_URL as string)).visible).toBe(2);
+  });
+
+  it("copies of one source message: stats counts it once, replay sends one and deletes the others", async ({
+    env,
+  }) => {
+    const record = sqsRecord("{twice");
+    await park(env, [record]);
+    await park(env, [record]); // a worker killed between its DLQ send and its delete parks it again
+    const cli = cliIn(env);
+    expect(JSON.parse((await cli(["dlq", "stats", "--json"])).stdout)).toMatchObject({
+      visible: 2,
+      distinct: 1,
+      byError: { invalid_json: 1 },
+    });
+    expect(JSON.parse((await cli(["dlq", "replay", "--json"])).stdout)).toMatchObject({
+      replayed: 1,
+      copiesDeleted: 1,
+    });
+    expect((await queueCounts(sqsOf(env), env.QUEUE_URL as string)).visible).toBe(1);
+    expect((await queueCounts(sqsOf(env), env.DLQ_URL as string)).visible).toBe(0);
+  });
+
+  it("a replayed message carries exactly its original attributes (overflow restored) and rewards.replayCount", async ({
+    env,
+  }) => {
+    const attributes: SQSMessageAttributes = Object.fromEntries(
+      Array.from({ length: 9 }, (_, i) => [`attr${i}`, { dataType: "String", stringValue: `v${i}` }]),
+    );
+    await park(env, [sqsRecord("{many", { messageAttributes: attributes })]);
+    await cliIn(env)(["dlq", "replay"]);
+    const [replayed] = await receiveAll(sqsOf(env), env.QUEUE_URL as string);
+    const received = replayed?.MessageAttributes ?? {};
+    expect(Object.keys(received).sort()).toEqual([...Object.keys(attributes), "rewards.replayCount"].sort());
+    expect(received.attr8?.StringValue).toBe("v8");
+    expect(received["rewards.replayCount"]).toEqual({ DataType: "Number", StringValue: "1" });
+  });
+
+  it("--native says in one line that the local stack cannot do it", async ({ env }) => {
+    const run = await cliIn(env)(["dlq", "replay", "--native"]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toBe(
+      "rewards: --native needs SQS's StartMessageMoveTask, which this endpoint does not offer (the local stack does not): replay without --native\n",
+    );
+  });
+});
+
+describe("producers and operators at the command line", () => {
+  it("publish --source fills a missing source; --raw sends lines unvalidated", async ({ env }) => {
+    const cli = cliIn(env);
+    const noSource = JSON.stringify({
+      specversion: "1.0",
+      id: "e1",
+      type: "signup.completed",
+      data: { userId: "src" },
+    });
+    expect((await cli(["publish", "-"], `${noSource}\n`)).code).toBe(1);
+    expect((await cli(["publish", "--source", "/ops", "-"], `${noSource}\n`)).code).toBe(0);
+    const [sent] = await receiveAll(sqsOf(env), env.QUEUE_URL as string);
+    expect(JSON.parse(sent?.Body ?? "{}").source).toBe("/ops");
+
+    const raw = await cli(
+      ["publish", "--raw", "-"],
+      "{not json\n\n" + `${eventBody("article.liked", { userId: "r" })}\n`,
+    );
+    expect(raw.code).toBe(0);
+    expect(raw.stdout).toBe("line 1: ok\nline 3: ok\n2 published, 0 failed\n");
+  });
+
+  it("user --set-xp repairs a rejected profile only with --yes, conditionally, and logs it", async ({
+    env,
+  }) => {
+    const dynamo = createDynamoClient({ ...env, AWS_REGION: "us-east-1" });
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: profileKey("repair-me"),
+        UpdateExpression: "SET xp = :text, awards = :one",
+        ExpressionAttributeValues: { ":text": "twenty", ":one": 1 },
+      }),
+    );
+    const cli = cliIn(env);
+    expect((await cli(["user", "repair-me", "--set-xp", "20"])).code).toBe(2);
+    const set = await cli(["user", "repair-me", "--set-xp", "20", "--yes", "--json"]);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ userId: "repair-me", xp: 20, awards: 1 });
+    expect(set.stderr).toMatch(/"from":"twenty","to":20.*profile xp set by an operator/);
+  });
+
+  it("a missing table is named", async ({ env }) => {
+    const run = await runCli(["user", "x"], { ...env, TABLE_NAME: "no-such-table" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^rewards: table "no-such-table" does not exist here \(check TABLE_NAME/);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("rewards schema prints the committed schema; an unknown type is a usage error", async ({ env }) => {
+    const run = await cliIn(env)(["schema", "streak.day"]);
+    expect(run.code).toBe(0);
+    const committed = JSON.parse(
+      await readFile(new URL("../schemas/streak.day.schema.json", import.meta.url), "utf8"),
+    );
+    expect(JSON.parse(run.stdout)).toEqual(committed);
+    expect((await cliIn(env)(["schema", "article.liked"])).code).toBe(2);
+  });
+
+  it("rewards dev --pollers 0 --json prints the environment as one object and processes nothing", async () => {
+    const dev = startCli(["dev", "--pollers", "0", "--visibility-timeout", "5", "--json"], {
+      LOG_LEVEL: "warn",
+    });
+    expect(await waitFor(() => dev.output().stdout.includes("\n"), { timeoutMs: 20_000 })).toBe(true);
+    const env = JSON.parse(dev.output().stdout.trim()) as Record<string, string>;
+    expect(env).toMatchObject({ AWS_REGION: "us-east-1", AWS_DEFAULT_REGION: "us-east-1" });
+    await runCli(["publish", "-"], env, `${completed("dev-json", "a")}\n`);
+    expect(await queueCounts(sqsOf(env), env.QUEUE_URL as string)).toEqual({
+      visible: 1,
+      inFlight: 0,
+      delayed: 0,
+    });
+    const { Attributes } = await sqsOf(env).send(
+      new (await import("@aws-sdk/client-sqs")).GetQueueAttributesCommand({
+        QueueUrl: env.QUEUE_URL,
+        AttributeNames: ["VisibilityTimeout"],
+      }),
+    );
+    expect(Attributes?.VisibilityTimeout).toBe("5");
+    dev.child.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+  });
+});
