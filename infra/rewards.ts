@@ -1,23 +1,42 @@
 import { resources } from "../packages/core/src/resources";
+import { alarmSpecs } from "./alarmSpecs";
+import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
 
+/** Deploy-time settings, from the deploying shell's environment. */
+export function deploySettings(env: Record<string, string | undefined> = process.env) {
+  const concurrency = env.REWARDS_MAXIMUM_CONCURRENCY;
+  const maximumConcurrency = concurrency ? Number(concurrency) : resources.worker.maximumConcurrency;
+  if (!Number.isInteger(maximumConcurrency) || maximumConcurrency < 2 || maximumConcurrency > 1000) {
+    throw new Error(`REWARDS_MAXIMUM_CONCURRENCY must be a whole number from 2 to 1000, not ${concurrency}`);
+  }
+  return { maximumConcurrency, alarmEmail: env.REWARDS_ALARM_EMAIL || undefined };
+}
+
 /**
- * Everything the system needs on AWS. SQS moves a message to the DLQ after
- * `maxReceiveCount` failed deliveries; the worker parks poison itself (DLQ_URL) at once.
+ * Everything the system needs on AWS: the events queue and its DLQ (both encrypted), the
+ * table (TTL, point-in-time recovery; deletion protection and retention on production),
+ * the worker with least-privilege permissions and a concurrency cap, and alarms.
  */
 export function createRewards() {
   const { table, queue, deadLetterQueue, redrive, worker } = resources;
+  const production = $app.stage === "production";
+  const settings = deploySettings();
 
   const rewardsTable = new sst.aws.Dynamo("Rewards", {
     fields: { [table.partitionKey]: "string", [table.sortKey]: "string" },
     primaryIndex: { hashKey: table.partitionKey, rangeKey: table.sortKey },
     ttl: table.ttlAttribute,
-    // On-demand capacity is the component's default (PAY_PER_REQUEST).
+    deletionProtection: production,
+    // On-demand capacity is the component's default (PAY_PER_REQUEST); PITR is set explicitly.
+    transform: { table: { pointInTimeRecovery: { enabled: true } } },
   });
 
   const dlq = new sst.aws.Queue("EventsDlq", {
-    transform: { queue: { messageRetentionSeconds: deadLetterQueue.retentionSeconds } },
+    transform: {
+      queue: { messageRetentionSeconds: deadLetterQueue.retentionSeconds, sqsManagedSseEnabled: true },
+    },
   });
 
   const events = new sst.aws.Queue("Events", {
@@ -27,17 +46,20 @@ export function createRewards() {
       queue: {
         messageRetentionSeconds: queue.retentionSeconds,
         receiveWaitTimeSeconds: queue.receiveWaitTimeSeconds,
+        sqsManagedSseEnabled: true,
       },
     },
   });
 
-  events.subscribe(
+  const subscriber = events.subscribe(
     {
       handler: "packages/worker/src/handler.handler",
       runtime: worker.runtime,
       timeout: seconds(worker.timeoutSeconds),
       memory: `${worker.memoryMb} MB`,
-      link: [rewardsTable, dlq],
+      logging: { retention: worker.logRetention },
+      // Explicit permissions and names in the environment instead of `link`.
+      permissions: workerPermissions(rewardsTable.arn, dlq.arn),
       environment: {
         TABLE_NAME: rewardsTable.name,
         DLQ_URL: dlq.url,
@@ -51,8 +73,46 @@ export function createRewards() {
         window: seconds(worker.maximumBatchingWindowSeconds),
         partialResponses: true,
       },
+      transform: {
+        eventSourceMapping: { scalingConfig: { maximumConcurrency: settings.maximumConcurrency } },
+      },
     },
   );
 
-  return { queueUrl: events.url, dlqUrl: dlq.url, tableName: rewardsTable.name };
+  const topic = settings.alarmEmail ? new aws.sns.Topic("RewardsAlarms") : undefined;
+  if (topic && settings.alarmEmail) {
+    new aws.sns.TopicSubscription("RewardsAlarmsEmail", {
+      topic: topic.arn,
+      protocol: "email",
+      endpoint: settings.alarmEmail,
+    });
+  }
+  const names = {
+    dlq: dlq.nodes.queue.name,
+    queue: events.nodes.queue.name,
+    functionName: subscriber.nodes.function.name,
+  };
+  for (const spec of alarmSpecs(names)) {
+    new aws.cloudwatch.MetricAlarm(spec.name, {
+      alarmDescription: spec.description,
+      namespace: spec.namespace,
+      metricName: spec.metricName,
+      dimensions: spec.dimensions,
+      statistic: spec.statistic,
+      comparisonOperator: "GreaterThanThreshold",
+      threshold: spec.threshold,
+      period: spec.periodSeconds,
+      evaluationPeriods: spec.evaluationPeriods,
+      treatMissingData: "notBreaching",
+      ...(topic ? { alarmActions: [topic.arn], okActions: [topic.arn] } : {}),
+    });
+  }
+
+  return {
+    queueUrl: events.url,
+    queueArn: events.arn,
+    dlqUrl: dlq.url,
+    tableName: rewardsTable.name,
+    ...(topic ? { alarmTopicArn: topic.arn } : {}),
+  };
 }

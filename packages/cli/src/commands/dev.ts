@@ -23,7 +23,7 @@ export function registerDev(program: Command): void {
   )
     .option(
       "--visibility-timeout <seconds>",
-      "the queue's visibility timeout: how soon a killed worker's messages come back (default: the deployed 180)",
+      "the queue's visibility timeout: how soon a killed worker's messages come back (default: the deployed 211)",
       integer(1, 43_200),
     )
     .option("--json", "print the environment as one JSON object (on one line), for scripts")

@@ -1,0 +1,95 @@
+import { resources } from "../packages/core/src/resources";
+
+export interface AlarmSpec<Name = string> {
+  name: string;
+  description: string;
+  namespace: string;
+  metricName: string;
+  dimensions: Record<string, Name | string>;
+  statistic: "Sum" | "Maximum";
+  /** Breaching when the statistic is above this. */
+  threshold: number;
+  periodSeconds: number;
+  evaluationPeriods: number;
+}
+
+/**
+ * The alarms an operator needs, as data (infra/rewards.ts turns them into CloudWatch
+ * alarms): anything in the DLQ; a backlog older than the limit; the function's own errors
+ * and throttles; the worker's `Rewards` metrics (EMF) — `failed` above zero for several
+ * minutes in a row (transient failures that do not clear), `parked` at all.
+ */
+export function alarmSpecs<Name>(names: { dlq: Name; queue: Name; functionName: Name }): AlarmSpec<Name>[] {
+  const { oldestMessageAgeSeconds, failedPeriods } = resources.alarms;
+  return [
+    {
+      name: "DlqNotEmpty",
+      description:
+        "Messages are waiting in the dead-letter queue: `rewards dlq stats`, then `rewards dlq peek`.",
+      namespace: "AWS/SQS",
+      metricName: "ApproximateNumberOfMessagesVisible",
+      dimensions: { QueueName: names.dlq },
+      statistic: "Maximum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "QueueBacklogOld",
+      description: `The oldest message in the events queue is older than ${oldestMessageAgeSeconds / 60} minutes: the worker is not keeping up or is failing.`,
+      namespace: "AWS/SQS",
+      metricName: "ApproximateAgeOfOldestMessage",
+      dimensions: { QueueName: names.queue },
+      statistic: "Maximum",
+      threshold: oldestMessageAgeSeconds,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "WorkerErrors",
+      description: "The worker function failed invocations (a whole batch is redelivered): see its logs.",
+      namespace: "AWS/Lambda",
+      metricName: "Errors",
+      dimensions: { FunctionName: names.functionName },
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "WorkerThrottles",
+      description:
+        "Invocations of the worker were throttled (account concurrency, or the mapping's maximum).",
+      namespace: "AWS/Lambda",
+      metricName: "Throttles",
+      dimensions: { FunctionName: names.functionName },
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "MessagesFailing",
+      description: `The worker reported failed messages for ${failedPeriods} minutes in a row: DynamoDB throttling, a configuration problem, or an outage (logs: cause).`,
+      namespace: "Rewards",
+      metricName: "failed",
+      dimensions: { service: "rewards-worker" },
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: failedPeriods,
+    },
+    {
+      name: "MessagesParked",
+      description:
+        "The worker parked messages it can never pay (bad events, or a rejected profile): `rewards dlq peek`.",
+      namespace: "Rewards",
+      metricName: "parked",
+      dimensions: { service: "rewards-worker" },
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+  ];
+}

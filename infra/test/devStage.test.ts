@@ -1,0 +1,51 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { deploySettings } from "../rewards";
+import { all, one } from "./helpers";
+import { type ProgramRun, runSstProgram } from "./runSstProgram";
+
+/** A non-production stage, with the deploy-time settings set. */
+let run: ProgramRun;
+
+beforeAll(async () => {
+  run = await runSstProgram("dev", {
+    REWARDS_ALARM_EMAIL: "ops@example.com",
+    REWARDS_MAXIMUM_CONCURRENCY: "25",
+  });
+});
+
+describe("a dev stage with an alarm email and a concurrency cap", () => {
+  it("is removed with the stage: no retention, no protection, no deletion protection", () => {
+    expect(run.app).toMatchObject({ removal: "remove", protect: false });
+    expect(one(run, "aws:dynamodb/table:Table").inputs.deletionProtectionEnabled).toBe(false);
+    expect(one(run, "aws:dynamodb/table:Table").inputs.pointInTimeRecovery).toEqual({ enabled: true });
+  });
+
+  it("REWARDS_MAXIMUM_CONCURRENCY sets the event source mapping's cap", () => {
+    expect(one(run, "aws:lambda/eventSourceMapping:EventSourceMapping").inputs.scalingConfig).toEqual({
+      maximumConcurrency: 25,
+    });
+  });
+
+  it("REWARDS_ALARM_EMAIL adds a topic with an email subscription, and every alarm notifies it", () => {
+    one(run, "aws:sns/topic:Topic", "RewardsAlarms");
+    expect(one(run, "aws:sns/topicSubscription:TopicSubscription").inputs).toMatchObject({
+      protocol: "email",
+      endpoint: "ops@example.com",
+    });
+    const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
+    expect(alarms).toHaveLength(6);
+    for (const alarm of alarms) {
+      expect(alarm.inputs.alarmActions).toEqual([expect.stringMatching(/RewardsAlarms$/)]);
+    }
+    expect(run.outputs.alarmTopicArn).toMatch(/RewardsAlarms$/);
+  });
+
+  it("a concurrency cap outside 2–1000 stops the deploy with a message naming the variable", () => {
+    for (const bad of ["1", "1001", "2.5", "lots"]) {
+      expect(() => deploySettings({ REWARDS_MAXIMUM_CONCURRENCY: bad })).toThrow(
+        `REWARDS_MAXIMUM_CONCURRENCY must be a whole number from 2 to 1000, not ${bad}`,
+      );
+    }
+    expect(deploySettings({})).toEqual({ maximumConcurrency: 10, alarmEmail: undefined });
+  });
+});

@@ -1,0 +1,171 @@
+import { resources } from "@rewards/core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { all, one, workerStatements } from "./helpers";
+import { type ProgramRun, runSstProgram } from "./runSstProgram";
+
+/** The SST app for the `production` stage, run under Pulumi mocks: the resource graph as deployed. */
+let run: ProgramRun;
+
+beforeAll(async () => {
+  run = await runSstProgram("production");
+});
+
+const queueNamed = (fragment: string) => one(run, "aws:sqs/queue:Queue", `${fragment}Queue`);
+const mapping = () => one(run, "aws:lambda/eventSourceMapping:EventSourceMapping");
+const lambda = () => one(run, "aws:lambda/function:Function");
+
+describe("production: data safety", () => {
+  it("the table is retained and protected: removal retain, stage protected, deletion protection on", () => {
+    expect(run.app).toMatchObject({ removal: "retain", protect: true });
+    expect(run.outputs._protect).toBe(true);
+    expect(one(run, "aws:dynamodb/table:Table").inputs).toMatchObject({
+      deletionProtectionEnabled: true,
+      pointInTimeRecovery: { enabled: true },
+      billingMode: "PAY_PER_REQUEST",
+      hashKey: "pk",
+      rangeKey: "sk",
+      ttl: { attributeName: "expiresAt", enabled: true },
+    });
+  });
+
+  it("both queues are encrypted (SQS-managed SSE), set explicitly", () => {
+    expect(queueNamed("Events").inputs.sqsManagedSseEnabled).toBe(true);
+    expect(queueNamed("EventsDlq").inputs.sqsManagedSseEnabled).toBe(true);
+  });
+});
+
+describe("production: delivery and limits", () => {
+  it("partial batch responses, batches of 10 with a 1 s window, and a concurrency cap", () => {
+    expect(mapping().inputs).toMatchObject({
+      functionResponseTypes: ["ReportBatchItemFailures"],
+      batchSize: 10,
+      maximumBatchingWindowInSeconds: 1,
+      scalingConfig: { maximumConcurrency: resources.worker.maximumConcurrency },
+      eventSourceArn: expect.stringMatching(/EventsQueue$/),
+    });
+  });
+
+  it("visibility timeout ≥ 6 × function timeout + batch window, with headroom", () => {
+    const visibility = queueNamed("Events").inputs.visibilityTimeoutSeconds as number;
+    const timeout = lambda().inputs.timeout as number;
+    const window = mapping().inputs.maximumBatchingWindowInSeconds as number;
+    expect(timeout).toBe(30);
+    expect(visibility).toBeGreaterThan(6 * timeout + window);
+    expect(visibility).toBe(211);
+  });
+
+  it("redrive to the DLQ after 5 receives; the DLQ keeps messages longer than the queue", () => {
+    const events = queueNamed("Events").inputs;
+    const dlq = queueNamed("EventsDlq").inputs;
+    expect(JSON.parse(events.redrivePolicy as string)).toEqual({
+      deadLetterTargetArn: expect.stringMatching(/EventsDlqQueue$/),
+      maxReceiveCount: 5,
+    });
+    expect(dlq.messageRetentionSeconds as number).toBeGreaterThan(events.messageRetentionSeconds as number);
+    expect(dlq.messageRetentionSeconds).toBe(14 * 86_400);
+  });
+
+  it("the worker: the handler SPEC fixes, Node 22, 512 MB, names in its environment, logs kept a month", () => {
+    expect(run.rpcCalls.find((c) => c.method === "Runtime.Build")?.args).toMatchObject({
+      handler: "packages/worker/src/handler.handler",
+    });
+    expect(lambda().inputs).toMatchObject({ runtime: "nodejs22.x", memorySize: 512, timeout: 30 });
+    const variables = (lambda().inputs.environment as { variables: Record<string, string> }).variables;
+    expect(variables).toMatchObject({
+      TABLE_NAME: expect.stringMatching(/RewardsTable/),
+      DLQ_URL: expect.stringMatching(/EventsDlqQueue$/),
+      REWARDS_CONCURRENCY: "10",
+      LOG_LEVEL: "info",
+    });
+    // No `link`: nothing of the table or the DLQ reaches the function as an SST resource.
+    expect(Object.keys(variables).filter((k) => /^SST_RESOURCE_(Rewards|Events)/.test(k))).toEqual([]);
+    expect(one(run, "aws:cloudwatch/logGroup:LogGroup").inputs.retentionInDays).toBe(30);
+  });
+});
+
+describe("production: least privilege", () => {
+  it("the worker role holds exactly these actions on exactly these resources, and no wildcard", () => {
+    const statements = workerStatements(run);
+    expect(statements).toEqual([
+      {
+        Effect: "Allow",
+        Action: [
+          "sqs:ChangeMessageVisibility",
+          "sqs:DeleteMessage",
+          "sqs:GetQueueAttributes",
+          "sqs:GetQueueUrl",
+          "sqs:ReceiveMessage",
+        ],
+        Resource: [expect.stringMatching(/Queue\/EventsQueue$/)],
+      },
+      {
+        Effect: "Allow",
+        Action: ["dynamodb:PutItem", "dynamodb:UpdateItem"],
+        Resource: [expect.stringMatching(/Table\/RewardsTable$/)],
+      },
+      {
+        Effect: "Allow",
+        Action: ["sqs:SendMessage"],
+        Resource: [expect.stringMatching(/Queue\/EventsDlqQueue$/)],
+      },
+    ]);
+    for (const statement of statements) {
+      expect([...statement.Action, ...statement.Resource].filter((v) => v.includes("*"))).toEqual([]);
+    }
+    expect(one(run, "aws:iam/role:Role").inputs.managedPolicyArns).toEqual([
+      "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole",
+    ]);
+  });
+});
+
+describe("production: alarms and outputs", () => {
+  it("alarms on the DLQ, the backlog's age, the worker's errors and throttles, and its failed and parked metrics", () => {
+    const alarms = Object.fromEntries(
+      all(run, "aws:cloudwatch/metricAlarm:MetricAlarm").map((a) => [a.name, a.inputs]),
+    );
+    expect(Object.keys(alarms).sort()).toEqual([
+      "DlqNotEmpty",
+      "MessagesFailing",
+      "MessagesParked",
+      "QueueBacklogOld",
+      "WorkerErrors",
+      "WorkerThrottles",
+    ]);
+    expect(alarms.DlqNotEmpty).toMatchObject({
+      namespace: "AWS/SQS",
+      metricName: "ApproximateNumberOfMessagesVisible",
+      dimensions: { QueueName: expect.stringMatching(/EventsDlqQueue/) },
+      threshold: 0,
+      comparisonOperator: "GreaterThanThreshold",
+    });
+    expect(alarms.QueueBacklogOld).toMatchObject({
+      metricName: "ApproximateAgeOfOldestMessage",
+      threshold: 600,
+    });
+    expect(alarms.WorkerErrors).toMatchObject({ namespace: "AWS/Lambda", metricName: "Errors" });
+    expect(alarms.WorkerThrottles).toMatchObject({ namespace: "AWS/Lambda", metricName: "Throttles" });
+    expect(alarms.MessagesFailing).toMatchObject({
+      namespace: "Rewards",
+      metricName: "failed",
+      dimensions: { service: "rewards-worker" },
+      evaluationPeriods: 5,
+    });
+    expect(alarms.MessagesParked).toMatchObject({
+      namespace: "Rewards",
+      metricName: "parked",
+      evaluationPeriods: 1,
+    });
+    // Without REWARDS_ALARM_EMAIL: no topic, no actions.
+    expect(all(run, "aws:sns/topic:Topic")).toEqual([]);
+    expect(alarms.DlqNotEmpty?.alarmActions).toBeUndefined();
+  });
+
+  it("outputs what producers and operators need", () => {
+    expect(run.outputs).toMatchObject({
+      queueUrl: expect.stringMatching(/^https:\/\/sqs\./),
+      queueArn: expect.stringMatching(/^arn:aws:/),
+      dlqUrl: expect.stringMatching(/^https:\/\/sqs\./),
+      tableName: expect.stringMatching(/^rewards-production-RewardsTable/),
+    });
+  });
+});
