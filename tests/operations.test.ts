@@ -261,7 +261,7 @@ describe("producers and operators at the command line", () => {
 
     const raw = await cli(
       ["publish", "--raw", "-"],
-      "{not json\n\n" + `${eventBody("article.liked", { userId: "r" })}\n`,
+      `{not json\n\n${eventBody("article.liked", { userId: "r" })}\n`,
     );
     expect(raw.code).toBe(0);
     expect(raw.stdout).toBe("line 1: ok\nline 3: ok\n2 published, 0 failed\n");

@@ -8,7 +8,6 @@ export {
   type ErrorClass,
   isUnknownOutcome,
 } from "./classifyError";
-export { type ClientOptions, createDynamoClient, createSqsClient, sdkLogger } from "./clients";
 export {
   type Config,
   ConfigError,
@@ -33,6 +32,7 @@ export {
   type Validated,
   validateEvent,
 } from "./decodeEvent";
+export { createDynamoClient } from "./dynamoClient";
 export { type Envelope, envelopeSchema, userIdSchema } from "./envelope";
 export { eventJsonSchema, eventSchemaFor } from "./eventJsonSchema";
 export {
@@ -64,6 +64,8 @@ export {
 } from "./retry";
 export { isRfc3339DateTime, RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
+export { type ClientOptions, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";
+export { createSqsClient } from "./sqsClient";
 export { text } from "./text";
 export { type Layer, layerPrefix, type Unwrapped, unwrapEnvelope } from "./unwrapEnvelope";

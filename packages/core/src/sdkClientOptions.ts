@@ -1,6 +1,3 @@
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { SQSClient } from "@aws-sdk/client-sqs";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import type { Config } from "./config";
 
@@ -12,7 +9,7 @@ export interface ClientOptions {
   maxAttempts?: number;
 }
 
-type ClientConfig = Pick<Config, "AWS_REGION"> &
+export type ClientConfig = Pick<Config, "AWS_REGION"> &
   Partial<
     Pick<
       Config,
@@ -46,7 +43,7 @@ export const sdkLogger = {
 };
 
 /** Explicit keys when the config has them; otherwise the SDK's default provider chain. */
-function credentials(config: ClientConfig) {
+export function credentials(config: ClientConfig) {
   if (!config.AWS_ACCESS_KEY_ID || !config.AWS_SECRET_ACCESS_KEY) return undefined;
   return {
     accessKeyId: config.AWS_ACCESS_KEY_ID,
@@ -59,44 +56,10 @@ function credentials(config: ClientConfig) {
  * Without `throwOnRequestTimeout` the handler only logs that `requestTimeout` passed and
  * keeps waiting; with it, a silent socket fails the attempt (a TimeoutError, transient).
  */
-function requestHandler(options: ClientOptions): NodeHttpHandler {
+export function requestHandler(options: ClientOptions): NodeHttpHandler {
   return new NodeHttpHandler({
     connectionTimeout: options.connectionTimeoutMs ?? 2000,
     requestTimeout: options.requestTimeoutMs ?? 5000,
     throwOnRequestTimeout: true,
-  });
-}
-
-/** Bounded SDK retries and timeouts, so a dead endpoint cannot hang a batch. */
-export function createDynamoClient(
-  config: ClientConfig,
-  options: ClientOptions = {},
-): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
-    region: config.AWS_REGION,
-    endpoint: config.AWS_ENDPOINT_URL_DYNAMODB,
-    credentials: credentials(config),
-    maxAttempts: options.maxAttempts ?? 2,
-    requestHandler: requestHandler(options),
-    logger: sdkLogger,
-  });
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
-  });
-}
-
-/**
- * The endpoint is passed explicitly (not left to the SDK's env lookup) because the SQS
- * client otherwise sends each request to its QueueUrl's host, which for an emulator
- * need not be the endpoint.
- */
-export function createSqsClient(config: ClientConfig, options: ClientOptions = {}): SQSClient {
-  return new SQSClient({
-    region: config.AWS_REGION,
-    endpoint: config.AWS_ENDPOINT_URL_SQS,
-    credentials: credentials(config),
-    maxAttempts: options.maxAttempts ?? 3,
-    requestHandler: requestHandler(options),
-    logger: sdkLogger,
   });
 }

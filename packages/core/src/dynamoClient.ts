@@ -1,0 +1,27 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import {
+  type ClientConfig,
+  type ClientOptions,
+  credentials,
+  requestHandler,
+  sdkLogger,
+} from "./sdkClientOptions";
+
+/** Bounded SDK retries and timeouts, so a dead endpoint cannot hang a batch. */
+export function createDynamoClient(
+  config: ClientConfig,
+  options: ClientOptions = {},
+): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    region: config.AWS_REGION,
+    endpoint: config.AWS_ENDPOINT_URL_DYNAMODB,
+    credentials: credentials(config),
+    maxAttempts: options.maxAttempts ?? 2,
+    requestHandler: requestHandler(options),
+    logger: sdkLogger,
+  });
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+}
