@@ -1,4 +1,4 @@
-import { childrenOf, completed, runCli, startCli } from "@rewards/testing";
+import { childrenOf, completed, runCli, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 
 /** Pids of the moto launchers a process started. */
@@ -37,9 +37,11 @@ describe("rewards demo", () => {
 describe("rewards dev", () => {
   it("prints the env block; other commands can use it; Ctrl-C stops everything", async () => {
     const dev = startCli(["dev", "--wait", "1"], { LOG_LEVEL: "warn" });
-    const until = Date.now() + 20_000;
-    while (!dev.output().stdout.includes("Ctrl-C to stop") && Date.now() < until)
-      await new Promise((r) => setTimeout(r, 50));
+    expect(await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: 20_000 })).toBe(
+      true,
+    );
+    // The hint shows commands that work as printed from the repository (no global install).
+    expect(dev.output().stdout).toContain("`npx rewards publish`");
     const env = Object.fromEntries(
       [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
     );
@@ -56,7 +58,10 @@ describe("rewards dev", () => {
     ]);
     expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
     let user = await runCli(["user", "dev-user", "--json"], env);
-    while (user.code !== 0 && Date.now() < until) user = await runCli(["user", "dev-user", "--json"], env);
+    await waitFor(async () => {
+      user = await runCli(["user", "dev-user", "--json"], env);
+      return user.code === 0;
+    });
     expect(JSON.parse(user.stdout)).toMatchObject({ xp: 20, awards: 1 });
     const moto = motoChildrenOf(dev.child.pid as number);
     expect(moto).toHaveLength(1);

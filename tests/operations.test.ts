@@ -151,6 +151,20 @@ describe("the DLQ replay operators need", () => {
     expect((await cli(["dlq", "replay", "--error", "bogus"])).code).toBe(2);
   });
 
+  it("--max replays at most that many source messages and leaves the rest visible", async ({ env }) => {
+    await park(env, [sqsRecord("{1"), sqsRecord("{2"), sqsRecord("{3")]);
+    const report = JSON.parse(
+      (await cliIn(env)(["dlq", "replay", "--max", "2", "--rate", "50", "--json"])).stdout,
+    );
+    expect(report).toMatchObject({ replayed: 2, failed: 0 });
+    expect(await queueCounts(sqsOf(env), env.DLQ_URL as string)).toEqual({
+      visible: 1,
+      inFlight: 0,
+      delayed: 0,
+    });
+    expect((await queueCounts(sqsOf(env), env.QUEUE_URL as string)).visible).toBe(2);
+  });
+
   it("failed sends say why, are visible again at once, and exit 1", async ({ env }) => {
     await park(env, [sqsRecord("{a"), sqsRecord("{b")]);
     const missingQueue = `${env.QUEUE_URL}-gone`;

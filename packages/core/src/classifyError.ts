@@ -113,11 +113,15 @@ export function isUnknownOutcome(error: unknown): boolean {
   );
 }
 
-/** One line for logs and the `rewards.reason` attribute: name, reasons, message. */
+/**
+ * One line for logs and the `rewards.reason` attribute: name, reasons, message. A plain
+ * `Error` is its message alone (callers print it after "error", which made "error Error: …").
+ */
 export function describeError(error: unknown): string {
   const shape = shapeOf(error);
   const name = typeof shape.name === "string" ? shape.name : "Error";
   const message = typeof shape.message === "string" ? shape.message : String(error);
   const reasons = shape.CancellationReasons?.map((reason) => reason.Code ?? "None");
-  return reasons ? `${name} [${reasons.join(", ")}]: ${message}` : `${name}: ${message}`;
+  if (reasons) return `${name} [${reasons.join(", ")}]: ${message}`;
+  return name === "Error" ? message : `${name}: ${message}`;
 }

@@ -29,9 +29,9 @@ const warned = new Set<string>();
  * new the second time.)
  */
 export const sdkLogger = {
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
+  trace: (..._content: unknown[]) => {},
+  debug: (..._content: unknown[]) => {},
+  info: (..._content: unknown[]) => {},
   warn: (...content: unknown[]) => {
     const text = content.map(String).join(" ");
     if (warned.has(text)) return;
@@ -39,7 +39,7 @@ export const sdkLogger = {
     process.stderr.write(`${text}\n`);
   },
   // Failed calls are logged here as objects; our code reports its own errors, once, in words.
-  error: () => {},
+  error: (..._content: unknown[]) => {},
 };
 
 /** Explicit keys when the config has them; otherwise the SDK's default provider chain. */

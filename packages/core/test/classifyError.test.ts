@@ -61,6 +61,10 @@ describe("describeError", () => {
     expect(describeError(cancelled("None", "ValidationError"))).toBe(
       "TransactionCanceledException [None, ValidationError]: Transaction cancelled",
     );
-    expect(describeError("plain")).toBe("Error: plain");
+    expect(describeError("plain")).toBe("plain");
+    expect(describeError(new Error("socket hang up"))).toBe("socket hang up");
+    expect(describeError(Object.assign(new Error("slow"), { name: "TimeoutError" }))).toBe(
+      "TimeoutError: slow",
+    );
   });
 });
