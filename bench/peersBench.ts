@@ -9,7 +9,13 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { type FaultRule, type LocalStack, startFaultProxy, startLocalStack } from "@rewards/local";
+import {
+  createTable,
+  type FaultRule,
+  type LocalStack,
+  startFaultProxy,
+  startLocalStack,
+} from "@rewards/local";
 import { lambdaContext, type SqsBatchHandler } from "@rewards/worker";
 import type { SQSRecord } from "aws-lambda";
 import pLimit from "p-limit";
@@ -38,20 +44,7 @@ async function createTables(stack: LocalStack): Promise<Tables> {
   const admin = new DynamoDBClient({ region: "us-east-1", endpoint: stack.endpoints.dynamodb, credentials });
   const id = randomUUID().slice(0, 8);
   const tables = { tableName: `bench-${id}`, idempotencyTableName: `bench-${id}-idempotency` };
-  await admin.send(
-    new CreateTableCommand({
-      TableName: tables.tableName,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: "pk", AttributeType: "S" },
-        { AttributeName: "sk", AttributeType: "S" },
-      ],
-      KeySchema: [
-        { AttributeName: "pk", KeyType: "HASH" },
-        { AttributeName: "sk", KeyType: "RANGE" },
-      ],
-    }),
-  );
+  await createTable(admin, tables.tableName);
   await admin.send(
     new CreateTableCommand({
       TableName: tables.idempotencyTableName,

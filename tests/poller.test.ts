@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core";
-import { drain, stackTest, waitFor } from "@rewards/testing";
+import { stackTest, waitFor } from "@rewards/testing";
 import {
   type BatchHandler,
   type BatchSummary,

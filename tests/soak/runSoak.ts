@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { type Message, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import type { Message } from "@aws-sdk/client-sqs";
 import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient, profileKey, seededRandom } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
+import { drain } from "@rewards/testing";
 import { queueCounts } from "../../packages/cli/src/queues/queueCounts";
 import { waitForDrain } from "../../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../../packages/cli/src/traffic/generateTraffic";
@@ -73,23 +74,6 @@ export function soakRules(): FaultRule[] {
     { operation: "ReceiveMessage", fault: "http500", probability: 0.02 },
     { operation: "ReceiveMessage", fault: "commitThenDrop", probability: 0.01 },
   ];
-}
-
-async function receiveAll(sqs: ReturnType<typeof createSqsClient>, queueUrl: string): Promise<Message[]> {
-  const all: Message[] = [];
-  for (;;) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: 10,
-        WaitTimeSeconds: 0,
-        VisibilityTimeout: 60,
-        MessageAttributeNames: ["All"],
-      }),
-    );
-    if (Messages.length === 0) return all;
-    all.push(...Messages);
-  }
 }
 
 /**
@@ -223,7 +207,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     }
 
     const poisonBodies = new Set(traffic.messages.filter((m) => m.kind === "invalid").map((m) => m.body));
-    const dlq = await receiveAll(sqs, stack.resources.dlqUrl);
+    const dlq = await drain(sqs, stack.resources.dlqUrl);
     const parkedSources = new Set(
       dlq
         .filter((m) => m.MessageAttributes?.["rewards.error"]?.StringValue)

@@ -32,14 +32,9 @@ async function queueArn(sqs: SQSClient, queueUrl: string): Promise<string> {
   return arn;
 }
 
-/** Creates the table (with TTL), the DLQ and the queue with its redrive policy. Idempotent. */
-export async function provision(
-  sqs: SQSClient,
-  dynamo: DynamoDBClient,
-  options: ProvisionOptions = {},
-): Promise<Provisioned> {
-  const tableName = options.tableName ?? resources.table.name;
-  const { table, queue, deadLetterQueue, redrive } = resources;
+/** The rewards table's key schema (one definition, from resources.ts); an existing table is fine. */
+export async function createTable(dynamo: DynamoDBClient, tableName: string): Promise<void> {
+  const { table } = resources;
   try {
     await dynamo.send(
       new CreateTableCommand({
@@ -58,6 +53,17 @@ export async function provision(
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
   }
+}
+
+/** Creates the table (with TTL), the DLQ and the queue with its redrive policy. Idempotent. */
+export async function provision(
+  sqs: SQSClient,
+  dynamo: DynamoDBClient,
+  options: ProvisionOptions = {},
+): Promise<Provisioned> {
+  const tableName = options.tableName ?? resources.table.name;
+  const { table, queue, deadLetterQueue, redrive } = resources;
+  await createTable(dynamo, tableName);
   await waitUntilTableExists({ client: dynamo, maxWaitTime: 60, minDelay: 1 }, { TableName: tableName });
   try {
     await dynamo.send(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import {
   DynamoDBDocumentClient,
   GetCommand,
@@ -9,7 +9,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { waitFor } from "@rewards/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDynamo } from "../src";
+import { createTable, startDynamo } from "../src";
 
 /**
  * The launcher's fidelity self-test: the three AWS behaviours the guarantee rests on, which
@@ -28,20 +28,7 @@ beforeAll(async () => {
     credentials: { accessKeyId: "test", secretAccessKey: "test" },
     maxAttempts: 1,
   });
-  await client.send(
-    new CreateTableCommand({
-      TableName,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: "pk", AttributeType: "S" },
-        { AttributeName: "sk", AttributeType: "S" },
-      ],
-      KeySchema: [
-        { AttributeName: "pk", KeyType: "HASH" },
-        { AttributeName: "sk", KeyType: "RANGE" },
-      ],
-    }),
-  );
+  await createTable(client, TableName);
   doc = DynamoDBDocumentClient.from(client);
 });
 
