@@ -2,10 +2,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Message } from "@aws-sdk/client-sqs";
-import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
-import { createDynamoClient, createSqsClient, profileKey, seededRandom } from "@rewards/core";
+import { createDynamoClient, createSqsClient, seededRandom } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { drain } from "@rewards/testing";
+import { readProfiles } from "../../packages/cli/src/profiles";
 import { queueCounts } from "../../packages/cli/src/queues/queueCounts";
 import { waitForDrain } from "../../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../../packages/cli/src/traffic/generateTraffic";
@@ -176,22 +176,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       const userId = (JSON.parse(message.body) as { data: { userId: string } }).data.userId;
       expectedAwards.set(userId, (expectedAwards.get(userId) ?? 0) + 1);
     }
-    const profiles = new Map<string, { xp: number; awards: number }>();
     const userIds = Object.keys(traffic.expectedXp);
-    for (let i = 0; i < userIds.length; i += 100) {
-      const keys = userIds.slice(i, i + 100).map(profileKey);
-      const { Responses } = await dynamo.send(
-        new BatchGetCommand({
-          RequestItems: { [stack.resources.tableName]: { Keys: keys, ConsistentRead: true } },
-        }),
-      );
-      for (const item of Responses?.[stack.resources.tableName] ?? []) {
-        profiles.set(String(item.pk).slice("USER#".length), {
-          xp: Number(item.xp),
-          awards: Number(item.awards),
-        });
-      }
-    }
+    const profiles = await readProfiles(dynamo, stack.resources.tableName, userIds);
     let lost = 0;
     let doublePaid = 0;
     for (const userId of userIds) {
