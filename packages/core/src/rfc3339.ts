@@ -12,21 +12,20 @@ function daysIn(year: number, month: number): number {
 export function isRfc3339DateTime(value: string): boolean {
   const match = RFC3339.exec(value);
   if (!match) return false;
-  const [year, month, day, hour, minute, second, offsetHour = 0, offsetMinute = 0] = match
-    .slice(1)
-    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  // Groups 1–6 always match; the offset's (7–8) are absent for `Z`.
+  const group = (index: number) => Number(match[index] ?? 0);
+  const month = group(2);
+  const day = group(3);
   return (
-    month !== undefined &&
     month >= 1 &&
     month <= 12 &&
-    day !== undefined &&
     day >= 1 &&
-    day <= daysIn(year as number, month) &&
-    (hour as number) <= 23 &&
-    (minute as number) <= 59 &&
-    (second as number) <= 60 &&
-    offsetHour <= 23 &&
-    offsetMinute <= 59
+    day <= daysIn(group(1), month) &&
+    group(4) <= 23 &&
+    group(5) <= 59 &&
+    group(6) <= 60 &&
+    group(7) <= 23 &&
+    group(8) <= 59
   );
 }
 
