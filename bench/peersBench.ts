@@ -13,10 +13,11 @@ import {
   createTable,
   type FaultRule,
   type LocalStack,
+  lambdaContext,
   startFaultProxy,
   startLocalStack,
 } from "@rewards/local";
-import { lambdaContext, type SqsBatchHandler } from "@rewards/worker";
+import type { SqsBatchHandler } from "@rewards/worker";
 import type { SQSRecord } from "aws-lambda";
 import pLimit from "p-limit";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";

@@ -1,18 +1,10 @@
+import { workerEnvironment } from "../packages/core/src/functionEnvironment";
 import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
+import { deploySettings } from "./deploySettings";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
-
-/** Deploy-time settings, from the deploying shell's environment. */
-export function deploySettings(env: Record<string, string | undefined> = process.env) {
-  const concurrency = env.REWARDS_MAXIMUM_CONCURRENCY;
-  const maximumConcurrency = concurrency ? Number(concurrency) : resources.worker.maximumConcurrency;
-  if (!Number.isInteger(maximumConcurrency) || maximumConcurrency < 2 || maximumConcurrency > 1000) {
-    throw new Error(`REWARDS_MAXIMUM_CONCURRENCY must be a whole number from 2 to 1000, not ${concurrency}`);
-  }
-  return { maximumConcurrency, alarmEmail: env.REWARDS_ALARM_EMAIL || undefined };
-}
 
 /**
  * Everything the system needs on AWS: the events queue and its DLQ (both encrypted), the
@@ -60,12 +52,8 @@ export function createRewards() {
       logging: { retention: worker.logRetention },
       // Explicit permissions and names in the environment instead of `link`.
       permissions: workerPermissions(rewardsTable.arn, dlq.arn),
-      environment: {
-        TABLE_NAME: rewardsTable.name,
-        DLQ_URL: dlq.url,
-        REWARDS_CONCURRENCY: "10",
-        LOG_LEVEL: "info",
-      },
+      // The same variables the local function runtime sets (workerEnvironment).
+      environment: workerEnvironment({ tableName: rewardsTable.name, dlqUrl: dlq.url }),
     },
     {
       batch: {

@@ -5,8 +5,9 @@ import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
 import type { Provisioned } from "@rewards/local";
+import { startPoller } from "@rewards/local";
 import { completed, eventBody, runCli, signup, stackTest } from "@rewards/testing";
-import { createWorkerDeps, processBatch, startPoller } from "@rewards/worker";
+import { createWorkerDeps, processBatch } from "@rewards/worker";
 import pino from "pino";
 import { beforeAll, describe, expect } from "vitest";
 import { queueCounts } from "../packages/cli/src/queues/queueCounts";
@@ -222,6 +223,20 @@ describe("configuration and usage errors", () => {
       code: 1,
       stdout: "",
       stderr: "rewards: invalid configuration: TABLE_NAME is required\n",
+    });
+  });
+
+  it("rewards worker starts the function first: a variable the function refuses stops it, named, exit 1", async () => {
+    const run = await runCli(["worker", "--wait", "1"], {
+      ...env,
+      REWARDS_CONCURRENCY: "0",
+      LOG_LEVEL: "WARNING",
+    });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr:
+        "rewards: Runtime.InitError: ConfigError: invalid configuration: REWARDS_CONCURRENCY must be at least 1\n",
     });
   });
 

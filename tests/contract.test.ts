@@ -6,13 +6,12 @@ import { promisify } from "node:util";
 import { createSqsClient, decodeEvent, eventTypes } from "@rewards/core";
 import { pythonForMoto } from "@rewards/local";
 import { createEventBuilders } from "@rewards/producer";
-import { profileOf, stackTest } from "@rewards/testing";
+import { profileOf, stackTest, startCountingPoller } from "@rewards/testing";
 import { createWorkerDeps } from "@rewards/worker";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import pino from "pino";
 import { describe, expect } from "vitest";
 import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
-import { startCountingPoller } from "../packages/cli/src/workerStats";
 import { SCHEMA_FILES } from "../scripts/writeSchemas";
 
 const it = stackTest({ visibilityTimeoutSeconds: 2 });

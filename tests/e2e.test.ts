@@ -2,7 +2,7 @@ import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { type Provisioned, startFaultProxy } from "@rewards/local";
-import { completed, drain, stackTest, startCli, waitFor } from "@rewards/testing";
+import { completed, drain, stackTest, startCli, startCountingPoller, waitFor } from "@rewards/testing";
 import { createWorkerDeps, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
 import { describe, expect } from "vitest";
@@ -11,7 +11,6 @@ import { queueCounts } from "../packages/cli/src/queues/queueCounts";
 import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
-import { startCountingPoller } from "../packages/cli/src/workerStats";
 
 const logger = pino({ level: "silent" });
 // Lambda's rule: the invocation timeout is shorter than the visibility timeout (2 s here,

@@ -2,14 +2,14 @@ import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core";
-import { stackTest, waitFor } from "@rewards/testing";
 import {
   type BatchHandler,
   type BatchSummary,
   type PollerOptions,
   PollerOptionsError,
   startPoller,
-} from "@rewards/worker";
+} from "@rewards/local";
+import { stackTest, waitFor } from "@rewards/testing";
 import type { SQSEvent } from "aws-lambda";
 import pino from "pino";
 import { describe, expect } from "vitest";

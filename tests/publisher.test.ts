@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core";
 import { type LocalStack, startLocalStack } from "@rewards/local";
@@ -113,7 +116,38 @@ describe("createPublisher against the local stack", () => {
     expect(results[2]).toMatchObject({ error: "InvalidMessageContents: no" });
   });
 
-  it("throws only for misuse", () => {
+  it("throws only for misuse, naming every bad option", () => {
     expect(() => createPublisher({ queueUrl: "" })).toThrow(/queueUrl is required/);
+    expect(() => createPublisher({ queueUrl: "queue", source: "", concurrency: 0 })).toThrow(
+      "createPublisher: queueUrl must be a URL; source must be 1 to 256 characters; concurrency must be at least 1",
+    );
+  });
+
+  it.each([
+    { LOG_LEVEL: "INFO" },
+    { LOG_LEVEL: "warning" },
+    { REWARDS_CONCURRENCY: "0", LOG_LEVEL: "loud", TABLE_NAME: "", QUEUE_URL: "not a url" },
+  ])("a host whose environment holds %o publishes all the same (no client given)", async (hostEnv) => {
+    const script = fileURLToPath(new URL("./fixtures/publishFromHost.ts", import.meta.url));
+    const userId = `host-${Object.values(hostEnv).join("-")}`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", script, stack.resources.queueUrl, userId],
+      {
+        env: {
+          PATH: process.env.PATH,
+          // Only the SDK's own variables tell it where SQS is.
+          AWS_REGION: stack.env.AWS_REGION,
+          AWS_ENDPOINT_URL_SQS: stack.env.AWS_ENDPOINT_URL_SQS,
+          AWS_ACCESS_KEY_ID: "test",
+          AWS_SECRET_ACCESS_KEY: "test",
+          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+          ...hostEnv,
+        },
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual([{ ok: true, index: 0, messageId: expect.any(String) }]);
+    const [message] = await drain(sqs, stack.resources.queueUrl);
+    expect(JSON.parse(message?.Body ?? "{}")).toMatchObject({ source: "/host-service", data: { userId } });
   });
 });

@@ -1,7 +1,14 @@
 import { createServer, type Server } from "node:net";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { createDynamoClient, createSqsClient, guardKey, intentKey, profileKey } from "@rewards/core";
+import {
+  createDynamoClient,
+  createSqsClient,
+  guardKey,
+  intentKey,
+  MAX_MESSAGE_BYTES,
+  profileKey,
+} from "@rewards/core";
 import {
   completed,
   conflicted,
@@ -17,7 +24,7 @@ import {
   stackTest,
   throttled,
 } from "@rewards/testing";
-import { createWorkerDeps, MAX_MESSAGE_BYTES, processBatch, type WorkerDeps } from "@rewards/worker";
+import { createWorkerDeps, processBatch, type WorkerDeps } from "@rewards/worker";
 import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 
 const it = stackTest();
@@ -58,6 +65,31 @@ describe("the batch worker against the local stack", () => {
     expect(counts).toEqual({ awarded: 2, duplicate: 1, parked: 0, failed: 1 });
     expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[3]?.messageId }] });
     expect(await xpOf(deps, user)).toBe(120);
+  });
+
+  it("answers in input order when the users of a batch interleave (groups finish in any order)", async ({
+    env,
+  }) => {
+    const deps = depsFor(env, { dlqUrl: undefined });
+    const [ann, bob] = [newUser("order-ann"), newUser("order-bob")];
+    const records = [
+      sqsRecord(completed(ann, "a")),
+      sqsRecord(completed(bob, "a")),
+      sqsRecord(completed(ann, "a")),
+      sqsRecord("{not json"),
+      sqsRecord(signup(bob)),
+      sqsRecord(signup(ann)),
+    ];
+    const { results, response } = await processBatch(deps, sqsEvent(records), lambdaContext());
+    expect(results.map((r) => [r.messageId, r.outcome])).toEqual([
+      [records[0]?.messageId, "awarded"],
+      [records[1]?.messageId, "awarded"],
+      [records[2]?.messageId, "duplicate"],
+      [records[3]?.messageId, "failed"],
+      [records[4]?.messageId, "awarded"],
+      [records[5]?.messageId, "awarded"],
+    ]);
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: records[3]?.messageId }] });
   });
 
   it("pays one intent once across batches, whatever the message and event ids", async ({ env }) => {
@@ -124,9 +156,36 @@ describe("the batch worker against the local stack", () => {
     const signupGuard = await guardOf(deps.dynamo, deps.tableName, intentKey([user, "signup.completed"]));
     expect(signupGuard).toBeDefined();
     expect(signupGuard?.expiresAt).toBeUndefined();
-    const inTenYears = { ...deps, now: () => new Date(Date.now() + 10 * 365 * 86_400_000) };
+    const inTenYears = { ...deps, clock: () => Date.now() + 10 * 365 * 86_400_000 };
     expect((await run(inTenYears, [signup(user)])).counts.duplicate).toBe(1);
     expect(await xpOf(deps, user)).toBe(120);
+  });
+
+  it("one pinned clock pins the whole invocation: the guard's times, parkedAt and the EMF timestamp", async ({
+    env,
+    queues,
+  }) => {
+    const pinned = Date.parse("2026-12-01T12:00:00.000Z") + (Date.now() % 1000);
+    const lines: string[] = [];
+    const deps = depsFor(env, { clock: () => pinned, emitMetrics: (line) => lines.push(line) });
+    const user = newUser("pinned");
+    const records = [sqsRecord(completed(user, "pinned")), sqsRecord("{")];
+    const { counts, durationMs } = await processBatch(deps, sqsEvent(records), lambdaContext());
+    expect(counts).toEqual({ awarded: 1, duplicate: 0, parked: 1, failed: 0 });
+    expect(durationMs).toBe(0);
+    const guard = await guardOf(
+      deps.dynamo,
+      deps.tableName,
+      intentKey([user, "pinned", "article.completed"]),
+    );
+    expect(guard?.awardedAt).toBe(new Date(pinned).toISOString());
+    expect(guard?.expiresAt).toBe(Math.floor(pinned / 1000) + 90 * 86_400);
+    expect((await profileOf(deps.dynamo, deps.tableName, user))?.updatedAt).toBe(
+      new Date(pinned).toISOString(),
+    );
+    const [parked] = await drain(deps.sqs, queues.dlqUrl);
+    expect(parked?.MessageAttributes?.["rewards.parkedAt"]?.StringValue).toBe(new Date(pinned).toISOString());
+    expect(JSON.parse(lines[0] as string)._aws.Timestamp).toBe(pinned);
   });
 
   it("parks poison messages in the DLQ with the body unchanged and the rewards.* attributes", async ({

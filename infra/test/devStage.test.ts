@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { deploySettings } from "../rewards";
+import { deploySettings } from "../deploySettings";
 import { all, one } from "./helpers";
 import { type ProgramRun, runSstProgram } from "./runSstProgram";
 

@@ -65,7 +65,7 @@ describe("production: delivery and limits", () => {
     expect(dlq.messageRetentionSeconds).toBe(14 * 86_400);
   });
 
-  it("the worker: the handler SPEC fixes, Node 22, 512 MB, names in its environment, logs kept a month", () => {
+  it("the worker: the fixed handler path, Node 22, 512 MB, names in its environment, logs kept a month", () => {
     expect(run.rpcCalls.find((c) => c.method === "Runtime.Build")?.args).toMatchObject({
       handler: "packages/worker/src/handler.handler",
     });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { CliError } from "./cliError";
 
 /** What `rewards load --expect FILE` writes and `rewards verify --expect FILE` reads. */
-export const expectationSchema = z.object({
+const expectationSchema = z.object({
   seed: z.number(),
   events: z.number().int(),
   uniqueIntents: z.number().int(),

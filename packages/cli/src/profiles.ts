@@ -1,5 +1,5 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { profileKey, retry } from "@rewards/core";
+import { classifyError, profileKey, retryRemainder } from "@rewards/core";
 
 export interface Mismatch {
   userId: string;
@@ -20,10 +20,10 @@ export async function readProfiles(
 ): Promise<Map<string, ProfileTotals | null>> {
   const profiles = new Map<string, ProfileTotals | null>(userIds.map((id) => [id, null]));
   for (let start = 0; start < userIds.length; start += 100) {
-    let keys: Array<Record<string, unknown>> = userIds.slice(start, start + 100).map((id) => profileKey(id));
     // BatchGet may leave keys unprocessed under load: ask again for exactly those.
-    await retry(
-      async () => {
+    const { remainder, error } = await retryRemainder(
+      userIds.slice(start, start + 100).map((id) => profileKey(id)),
+      async (keys) => {
         const { Responses, UnprocessedKeys } = await dynamo.send(
           new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
         );
@@ -33,11 +33,12 @@ export async function readProfiles(
             awards: typeof item.awards === "number" ? item.awards : Number.NaN,
           });
         }
-        keys = UnprocessedKeys?.[tableName]?.Keys ?? [];
-        if (keys.length > 0) throw new Error(`${keys.length} keys unprocessed`);
+        return (UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
       },
-      () => true,
+      // A missing table or denied access is said at once, not retried.
+      { shouldRetry: (error) => classifyError(error) === "transient" },
     );
+    if (remainder.length > 0) throw error ?? new Error(`${remainder.length} profiles could not be read`);
   }
   return profiles;
 }

@@ -1,7 +1,6 @@
 import { createRequire } from "node:module";
-import { ConfigError } from "@rewards/core";
-import { LocalStackError } from "@rewards/local";
-import { PollerOptionsError } from "@rewards/worker";
+import { ConfigError, logLevelSchema } from "@rewards/core";
+import { FunctionError, LocalStackError, PollerOptionsError } from "@rewards/local";
 import { Command, CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./cliError";
 import { registerDemo } from "./commands/demo";
@@ -24,7 +23,7 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command()
     .name("rewards")
     .description(
@@ -64,7 +63,7 @@ export function buildProgram(): Command {
  * One line a person can act on. AWS's own messages often leave out the thing they are about
  * ("Requested resource not found"): name it from the configuration.
  */
-export function describeFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
+function describeFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
   const name = error instanceof Error ? error.name : "";
   const message = error instanceof Error ? error.message : String(error);
   if (name === "ResourceNotFoundException")
@@ -77,7 +76,7 @@ export function describeFailure(error: unknown, env: NodeJS.ProcessEnv = process
 }
 
 /** Errors are one line on stderr; a stack trace only with LOG_LEVEL=debug. */
-export function exitCodeFor(error: unknown): number {
+function exitCodeFor(error: unknown): number {
   if (error instanceof CommanderError) {
     if (
       error.code === "commander.helpDisplayed" ||
@@ -91,9 +90,14 @@ export function exitCodeFor(error: unknown): number {
     process.stderr.write(`rewards: ${error.message}\n`);
     return EXIT_USAGE;
   }
-  const known = error instanceof CliError || error instanceof ConfigError || error instanceof LocalStackError;
+  const known =
+    error instanceof CliError ||
+    error instanceof ConfigError ||
+    error instanceof LocalStackError ||
+    error instanceof FunctionError;
   process.stderr.write(`rewards: ${describeFailure(error)}\n`);
-  if (!known && process.env.LOG_LEVEL === "debug" && error instanceof Error)
+  const level = logLevelSchema.safeParse(process.env.LOG_LEVEL ?? "info");
+  if (!known && level.success && (level.data === "debug" || level.data === "trace") && error instanceof Error)
     process.stderr.write(`${error.stack}\n`);
   return error instanceof CliError ? error.exitCode : EXIT_FAILURE;
 }

@@ -1,52 +1,28 @@
-import {
-  type BatchResult,
-  type BatchSummary,
-  type Outcome,
-  type Poller,
-  type PollerOptions,
-  processBatch,
-  startPoller,
-  type WorkerDeps,
-} from "@rewards/worker";
+import { DeliveryCounts } from "@rewards/local";
 
-/** Running totals over a poller's batches, for summaries. */
-export class WorkerStats {
+export type Outcome = "awarded" | "duplicate" | "parked" | "failed";
+const OUTCOMES: readonly Outcome[] = ["awarded", "duplicate", "parked", "failed"];
+
+/**
+ * Running totals over a poller's batches, for summaries. Outcomes come from the function's
+ * own metrics (its EMF line per batch, what CloudWatch reads on AWS); deliveries from the
+ * poller.
+ */
+export class WorkerStats extends DeliveryCounts {
   readonly outcomes: Record<Outcome, number> = { awarded: 0, duplicate: 0, parked: 0, failed: 0 };
-  batches = 0;
-  messages = 0;
-  /** Deliveries of a message SQS had delivered before (ApproximateReceiveCount > 1). */
-  redelivered = 0;
-  wholeBatchFailures = 0;
 
-  recordResult(result: BatchResult): void {
-    for (const outcome of Object.keys(this.outcomes) as Outcome[])
-      this.outcomes[outcome] += result.counts[outcome];
+  /** Reads a line the function wrote to stdout; true when it was a metrics line. */
+  recordOutput(line: string): boolean {
+    if (!line.startsWith('{"_aws"')) return false;
+    try {
+      const metrics = JSON.parse(line) as Partial<Record<Outcome, unknown>>;
+      for (const outcome of OUTCOMES) {
+        const count = metrics[outcome];
+        if (typeof count === "number") this.outcomes[outcome] += count;
+      }
+      return true;
+    } catch {
+      return false;
+    }
   }
-
-  recordBatch(summary: BatchSummary): void {
-    this.batches++;
-    this.messages += summary.records.length;
-    this.redelivered += summary.records.filter(
-      (r) => Number(r.attributes.ApproximateReceiveCount) > 1,
-    ).length;
-    if (summary.wholeBatchFailure) this.wholeBatchFailures++;
-  }
-}
-
-/** A poller running the real batch code with `deps`, counting every outcome and delivery. */
-export async function startCountingPoller(
-  deps: WorkerDeps,
-  options: Omit<PollerOptions, "handler" | "onBatch">,
-): Promise<{ poller: Poller; stats: WorkerStats }> {
-  const stats = new WorkerStats();
-  const poller = await startPoller({
-    ...options,
-    handler: async (event, context) => {
-      const result = await processBatch(deps, event, context);
-      stats.recordResult(result);
-      return result.response;
-    },
-    onBatch: (summary) => stats.recordBatch(summary),
-  });
-  return { poller, stats };
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { Award } from "./award";
 import {
   cancellationReasons,
@@ -10,20 +12,15 @@ import {
 } from "./classifyError";
 import { type Deadline, NO_DEADLINE, signalFor } from "./deadline";
 import { planGuardTransaction } from "./guardTransaction";
-import {
-  DEFAULT_RETRY_POLICY,
-  RetriesExhaustedError,
-  type RetryHooks,
-  type RetryPolicy,
-  retry,
-} from "./retry";
+import { RetriesExhaustedError, type RetryOptions, retry } from "./retry";
 
 export interface AwardDeps {
   client: DynamoDBDocumentClient;
   tableName: string;
-  now?: () => Date;
-  retryPolicy?: RetryPolicy;
-  retryHooks?: RetryHooks;
+  /** Epoch ms: the guard's `:now`, the retries' timing and the deadline's signal all read it. */
+  clock: () => number;
+  /** The in-process retry policy and, for tests, its sleep and randomness. */
+  retry?: Omit<RetryOptions, "shouldRetry" | "deadline" | "clock"> | undefined;
 }
 
 export interface AwardRequest extends Award {
@@ -58,9 +55,7 @@ function existingGuard(error: unknown): { messageId?: unknown; awardedAt?: unkno
   const item = cancellationReasons(error)?.[0]?.Item;
   if (!item) return undefined;
   // lib-dynamodb does not unmarshall cancellation reasons: values arrive as { S: "…" }.
-  const plain = (value: unknown) =>
-    typeof value === "object" && value !== null && "S" in value ? (value as { S: unknown }).S : value;
-  return { messageId: plain(item.messageId), awardedAt: plain(item.awardedAt) };
+  return unmarshall(item as Record<string, AttributeValue>);
 }
 
 /**
@@ -80,7 +75,7 @@ export async function awardOnce(
   award: AwardRequest,
   deadline: Deadline = NO_DEADLINE,
 ): Promise<AwardResult> {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = new Date(deps.clock());
   const input = {
     ...planGuardTransaction(award, { tableName: deps.tableName, now, messageId: award.messageId }),
     ClientRequestToken: randomUUID(),
@@ -92,16 +87,20 @@ export async function awardOnce(
       async (attempt) => {
         attempts = attempt;
         try {
-          await deps.client.send(new TransactWriteCommand(input), { abortSignal: signalFor(deadline) });
+          await deps.client.send(new TransactWriteCommand(input), {
+            abortSignal: signalFor(deadline, deps.clock()),
+          });
         } catch (error) {
           if (isUnknownOutcome(error)) unknownFate = true;
           throw error;
         }
       },
-      (error) => classifyError(error) === "transient",
-      deps.retryPolicy ?? DEFAULT_RETRY_POLICY,
-      deps.retryHooks,
-      deadline,
+      {
+        ...deps.retry,
+        shouldRetry: (error) => classifyError(error) === "transient",
+        deadline,
+        clock: deps.clock,
+      },
     );
     return unknownFate
       ? {

@@ -1,36 +1,59 @@
 import { z } from "zod";
 
-const optionalUrl = z.url().optional();
+/**
+ * Configuration from the environment, one schema per consumer (the worker, the CLI, the
+ * local stack, the deployment each list only what they read; the producer library reads
+ * none). The pieces they share are here; `readConfig` validates a schema against an
+ * environment and names every bad variable at once.
+ */
 
-/** The README's Configuration table: every variable the system reads, with its default. */
-export const configSchema = z.object({
-  TABLE_NAME: z.string().min(1, "must not be empty").optional(),
-  QUEUE_URL: optionalUrl,
-  DLQ_URL: optionalUrl,
+/** pino's levels, which our loggers use. */
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
+
+/** Every spelling we accept, lower-cased: pino's, and Powertools' / Lambda's (WARNING, CRITICAL). */
+const LOG_LEVELS: Record<string, LogLevel> = {
+  trace: "trace",
+  debug: "debug",
+  info: "info",
+  warn: "warn",
+  warning: "warn",
+  error: "error",
+  fatal: "fatal",
+  critical: "fatal",
+  silent: "silent",
+};
+
+/** `LOG_LEVEL` in any case, in pino's, Powertools' or Lambda's names. */
+export const logLevelSchema = z.string().transform((value, context): LogLevel => {
+  const level = LOG_LEVELS[value.toLowerCase()];
+  if (level) return level;
+  context.addIssue({
+    code: "custom",
+    message:
+      "must be one of TRACE, DEBUG, INFO, WARN (or WARNING), ERROR, CRITICAL (or FATAL), SILENT, in any case",
+  });
+  return z.NEVER;
+});
+
+/** A variable a consumer cannot start without. */
+export const requiredText = () =>
+  z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be text") });
+
+export const urlVariable = () => z.url({ error: "must be a URL" });
+
+/** The SDK's own variables, as our clients read them (see sdkClientOptions). */
+export const sdkVariables = {
   AWS_REGION: z.string().min(1).default("us-east-1"),
-  AWS_ENDPOINT_URL_SQS: optionalUrl,
-  AWS_ENDPOINT_URL_DYNAMODB: optionalUrl,
-  // The SDK's own credential variables, read here so that a config built from an env
-  // other than process.env (a local stack's, say) carries its credentials with it.
+  AWS_ENDPOINT_URL_SQS: urlVariable().optional(),
+  AWS_ENDPOINT_URL_DYNAMODB: urlVariable().optional(),
+  // Read here so that a config built from an env other than process.env (a local stack's,
+  // say) carries its credentials with it.
   AWS_ACCESS_KEY_ID: z.string().optional(),
   AWS_SECRET_ACCESS_KEY: z.string().optional(),
   AWS_SESSION_TOKEN: z.string().optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  REWARDS_CONCURRENCY: z.coerce
-    .number()
-    .int("must be a whole number")
-    .min(1, "must be at least 1")
-    .max(1000, "must be at most 1000")
-    .default(10),
-});
+};
 
-export type Config = z.infer<typeof configSchema>;
-export type ConfigVariable = keyof Config;
-
-/** A Config whose `required` variables are known to be present. */
-export type ConfigWith<K extends ConfigVariable> = Config & { [P in K]-?: NonNullable<Config[P]> };
-
-/** Names every bad variable at once, so one fix-and-rerun is enough. */
+/** Names every bad variable at once (in name order), so one fix-and-rerun is enough. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
   constructor(readonly problems: ReadonlyArray<{ variable: string; problem: string }>) {
@@ -40,29 +63,38 @@ export class ConfigError extends Error {
   }
 }
 
+export type Environment = Record<string, string | undefined>;
+
+/** `schema`'s output with the `required` keys known to be present. */
+export type ConfigWith<S extends z.ZodObject, K extends keyof z.output<S>> = z.output<S> & {
+  [P in K]-?: NonNullable<z.output<S>[P]>;
+};
+
 /**
- * Reads and validates the environment once, at start. Empty strings count as unset,
- * which is what `VAR= command` means to a person.
+ * Reads the variables `schema` names from `env`, validated; other variables are never
+ * looked at. Empty strings count as unset, which is what `VAR= command` means to a person.
+ * `required` names optional variables this caller cannot do without.
  */
-export function loadConfig<K extends ConfigVariable = never>(
-  env: Record<string, string | undefined> = process.env,
+export function readConfig<S extends z.ZodObject, K extends keyof z.output<S> = never>(
+  schema: S,
+  env: Environment,
   required: readonly K[] = [],
-): ConfigWith<K> {
+): ConfigWith<S, K> {
   const present = Object.fromEntries(
-    Object.keys(configSchema.shape)
+    Object.keys(schema.shape)
       .map((name) => [name, env[name]])
       .filter(([, value]) => value !== undefined && value !== ""),
   );
-  const parsed = configSchema.safeParse(present);
+  const parsed = schema.safeParse(present);
   const problems = parsed.success
     ? []
-    : parsed.error.issues.map((issue) => ({
-        variable: String(issue.path[0]),
-        problem: issue.code === "invalid_format" ? "must be a URL" : issue.message,
-      }));
+    : parsed.error.issues.map((issue) => ({ variable: String(issue.path[0]), problem: issue.message }));
   for (const name of required) {
-    if (present[name] === undefined) problems.push({ variable: name, problem: "is required" });
+    if (present[name as string] === undefined && !problems.some((p) => p.variable === name)) {
+      problems.push({ variable: String(name), problem: "is required" });
+    }
   }
+  problems.sort((a, b) => a.variable.localeCompare(b.variable));
   if (problems.length > 0 || !parsed.success) throw new ConfigError(problems);
-  return parsed.data as ConfigWith<K>;
+  return parsed.data as ConfigWith<S, K>;
 }

@@ -26,4 +26,4 @@ export function invocationDeadline(startedAt: number, remainingMs: number, margi
   return Math.floor(startedAt + remainingMs - margin);
 }
 
-export const DEFAULT_SAFETY_MARGIN_MS = 5000;
+const DEFAULT_SAFETY_MARGIN_MS = 5000;

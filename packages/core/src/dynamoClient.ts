@@ -1,12 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import {
-  type ClientConfig,
-  type ClientOptions,
-  credentials,
-  requestHandler,
-  sdkLogger,
-} from "./sdkClientOptions";
+import { type ClientConfig, type ClientOptions, clientDefaults, credentials } from "./sdkClientOptions";
 
 /** Bounded SDK retries and timeouts, so a dead endpoint cannot hang a batch. */
 export function createDynamoClient(
@@ -17,9 +11,7 @@ export function createDynamoClient(
     region: config.AWS_REGION,
     endpoint: config.AWS_ENDPOINT_URL_DYNAMODB,
     credentials: credentials(config),
-    maxAttempts: options.maxAttempts ?? 2,
-    requestHandler: requestHandler(options),
-    logger: sdkLogger,
+    ...clientDefaults(options, 2),
   });
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true },

@@ -10,10 +10,10 @@ export interface GuardTransactionContext {
   messageId?: string | undefined;
 }
 
-export const GUARD_CONDITION = "attribute_not_exists(pk) OR expiresAt < :now";
+const GUARD_CONDITION = "attribute_not_exists(pk) OR expiresAt < :now";
 export const PROFILE_UPDATE = "ADD xp :amount, awards :one SET updatedAt = :now";
 
-export function epochSeconds(date: Date): number {
+function epochSeconds(date: Date): number {
   return Math.floor(date.getTime() / 1000);
 }
 

@@ -1,71 +1,56 @@
 export type { Award } from "./award";
-export { type AwardDeps, AwardError, type AwardRequest, type AwardResult, awardOnce } from "./awardOnce";
+export { AwardError, awardOnce } from "./awardOnce";
+export { classifyError, describeError, type ErrorClass } from "./classifyError";
 export {
-  type CancellationReason,
-  cancellationReasons,
-  classifyError,
-  describeError,
-  type ErrorClass,
-  isUnknownOutcome,
-} from "./classifyError";
-export {
-  type Config,
   ConfigError,
-  type ConfigVariable,
   type ConfigWith,
-  configSchema,
-  loadConfig,
+  type Environment,
+  type LogLevel,
+  logLevelSchema,
+  readConfig,
+  requiredText,
+  sdkVariables,
+  urlVariable,
 } from "./config";
-export {
-  DEFAULT_SAFETY_MARGIN_MS,
-  type Deadline,
-  invocationDeadline,
-  NO_DEADLINE,
-  signalFor,
-} from "./deadline";
+export { type Deadline, invocationDeadline, signalFor } from "./deadline";
 export {
   type Decoded,
   decodeEvent,
   describeIssues,
   type EventIssue,
   toIssues,
-  type Validated,
   validateEvent,
 } from "./decodeEvent";
 export { createDynamoClient } from "./dynamoClient";
-export { type Envelope, envelopeSchema, userIdSchema } from "./envelope";
+export { type Envelope, userIdSchema } from "./envelope";
 export { eventJsonSchema, eventSchemaFor } from "./eventJsonSchema";
+export { workerEnvironment } from "./functionEnvironment";
+export { PROFILE_UPDATE, planGuardTransaction } from "./guardTransaction";
+export { guardKey, intentKey, MAX_INTENT_KEY_BYTES, profileKey } from "./intentKey";
+export { createLogger, type Logger } from "./logger";
 export {
-  epochSeconds,
-  GUARD_CONDITION,
-  type GuardTransactionContext,
-  PROFILE_UPDATE,
-  planGuardTransaction,
-} from "./guardTransaction";
-export {
-  GUARD_PK_PREFIX,
-  GUARD_SK,
-  guardKey,
-  intentKey,
-  MAX_INTENT_KEY_BYTES,
-  PROFILE_SK,
-  profileKey,
-} from "./intentKey";
-export { createLogger, type Logger, type LoggerOptions } from "./logger";
-export { MAX_REASON_LENGTH, type ParkCode, type ParkReason, parkReason } from "./parkReason";
-export { type Resources, resources } from "./resources";
-export {
-  DEFAULT_RETRY_POLICY,
-  fullJitterDelay,
-  RetriesExhaustedError,
-  type RetryHooks,
-  type RetryPolicy,
-  retry,
-} from "./retry";
-export { isRfc3339DateTime, RFC3339_PATTERN } from "./rfc3339";
+  buildParkedMessage,
+  type DlqMessage,
+  originalAttributes,
+  PARK_ATTRIBUTES,
+  replayAttributes,
+  TooLargeToPark,
+} from "./parkedMessage";
+export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
+export { resources } from "./resources";
+export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
+export { RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
-export { type ClientOptions, sdkLogger } from "./sdkClientOptions";
+export { clientDefaults, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";
+export { retryRemainder, sendSqsBatch } from "./sqsBatch";
 export { createSqsClient } from "./sqsClient";
+export {
+  type Attributes,
+  MAX_BATCH_ENTRIES,
+  MAX_MESSAGE_ATTRIBUTES,
+  MAX_MESSAGE_BYTES,
+  messageSize,
+} from "./sqsMessage";
 export { text } from "./text";
-export { type Layer, layerPrefix, type Unwrapped, unwrapEnvelope } from "./unwrapEnvelope";
+export { unwrapEnvelope } from "./unwrapEnvelope";

@@ -18,14 +18,14 @@ export function intentKey(parts: readonly string[]): string {
   return `sha256:${createHash("sha256").update(key, "utf8").digest("base64url")}`;
 }
 
-export const GUARD_PK_PREFIX = "IDEM#";
-export const GUARD_SK = "IDEM";
+const GUARD_PK_PREFIX = "IDEM#";
+const GUARD_SK = "IDEM";
 
 export function guardKey(key: string): { pk: string; sk: string } {
   return { pk: `${GUARD_PK_PREFIX}${key}`, sk: GUARD_SK };
 }
 
-export const PROFILE_SK = "PROFILE";
+const PROFILE_SK = "PROFILE";
 
 export function profileKey(userId: string): { pk: string; sk: string } {
   return { pk: `USER#${userId}`, sk: PROFILE_SK };

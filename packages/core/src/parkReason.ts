@@ -7,7 +7,7 @@ export interface ParkReason {
   reason: string;
 }
 
-export const MAX_REASON_LENGTH = 1000;
+const MAX_REASON_LENGTH = 1000;
 
 export function parkReason(code: ParkCode, reason: string): ParkReason {
   const text = [...reason];

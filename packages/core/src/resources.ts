@@ -14,6 +14,8 @@ const worker = {
    * deploy with REWARDS_MAXIMUM_CONCURRENCY.
    */
   maximumConcurrency: 10,
+  /** User groups one invocation processes at once (the function's REWARDS_CONCURRENCY). */
+  concurrency: 10,
   logRetention: "1 month",
 } as const;
 

@@ -10,17 +10,23 @@ export interface RetryPolicy {
   maxElapsedMs: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 25,
   maxDelayMs: 1000,
   maxElapsedMs: 5000,
 };
 
-export interface RetryHooks {
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-  clock?: () => number;
+export interface RetryOptions {
+  /** Whether an error may pass on another try; errors it refuses propagate unchanged. */
+  shouldRetry: (error: unknown) => boolean;
+  policy?: RetryPolicy | undefined;
+  /** No retry starts whose wait would end past this instant (epoch ms). */
+  deadline?: Deadline | undefined;
+  /** Epoch ms; the invocation's clock, so a test that pins it pins the retries too. */
+  clock?: (() => number) | undefined;
+  sleep?: ((ms: number) => Promise<void>) | undefined;
+  random?: (() => number) | undefined;
   onRetry?: ((error: unknown, attempt: number, delayMs: number) => void) | undefined;
 }
 
@@ -42,30 +48,28 @@ export class RetriesExhaustedError extends Error {
 
 /**
  * Runs `operation` until it succeeds, `shouldRetry` says no, or the policy's attempts,
- * elapsed time or `deadline` (no retry starts whose wait would end past it) run out. Errors that are not retried propagate unchanged;
+ * elapsed time or the deadline run out. Errors that are not retried propagate unchanged;
  * running out wraps the last error in RetriesExhaustedError.
  */
 export async function retry<T>(
   operation: (attempt: number) => Promise<T>,
-  shouldRetry: (error: unknown) => boolean,
-  policy: RetryPolicy = DEFAULT_RETRY_POLICY,
-  hooks: RetryHooks = {},
-  deadline: Deadline = NO_DEADLINE,
+  options: RetryOptions,
 ): Promise<T> {
-  const sleep = hooks.sleep ?? ((ms: number) => delay(ms));
-  const random = hooks.random ?? Math.random;
-  const clock = hooks.clock ?? Date.now;
-  const stopAt = Math.min(clock() + policy.maxElapsedMs, deadline);
+  const policy = options.policy ?? DEFAULT_RETRY_POLICY;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const random = options.random ?? Math.random;
+  const clock = options.clock ?? Date.now;
+  const stopAt = Math.min(clock() + policy.maxElapsedMs, options.deadline ?? NO_DEADLINE);
   for (let attempt = 1; ; attempt++) {
     try {
       return await operation(attempt);
     } catch (error) {
-      if (!shouldRetry(error)) throw error;
+      if (!options.shouldRetry(error)) throw error;
       const wait = fullJitterDelay(attempt, policy, random);
       if (attempt >= policy.maxAttempts || clock() + wait > stopAt) {
         throw new RetriesExhaustedError(attempt, error);
       }
-      hooks.onRetry?.(error, attempt, wait);
+      options.onRetry?.(error, attempt, wait);
       await sleep(wait);
     }
   }

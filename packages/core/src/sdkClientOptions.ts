@@ -1,5 +1,4 @@
 import { NodeHttpHandler } from "@smithy/node-http-handler";
-import type { Config } from "./config";
 
 export interface ClientOptions {
   /** Socket idle limit; long polls need more than their WaitTimeSeconds. */
@@ -9,17 +8,18 @@ export interface ClientOptions {
   maxAttempts?: number;
 }
 
-export type ClientConfig = Pick<Config, "AWS_REGION"> &
-  Partial<
-    Pick<
-      Config,
-      | "AWS_ENDPOINT_URL_SQS"
-      | "AWS_ENDPOINT_URL_DYNAMODB"
-      | "AWS_ACCESS_KEY_ID"
-      | "AWS_SECRET_ACCESS_KEY"
-      | "AWS_SESSION_TOKEN"
-    >
-  >;
+/**
+ * The SDK's own variables, from a consumer's validated configuration. Unset values are left
+ * to the SDK's own resolution (its environment variables, profile, instance role).
+ */
+export interface ClientConfig {
+  AWS_REGION?: string | undefined;
+  AWS_ENDPOINT_URL_SQS?: string | undefined;
+  AWS_ENDPOINT_URL_DYNAMODB?: string | undefined;
+  AWS_ACCESS_KEY_ID?: string | undefined;
+  AWS_SECRET_ACCESS_KEY?: string | undefined;
+  AWS_SESSION_TOKEN?: string | undefined;
+}
 
 const warned = new Set<string>();
 
@@ -52,11 +52,20 @@ export function credentials(config: ClientConfig) {
   };
 }
 
+/** What every client of ours shares: bounded SDK retries, real timeouts, a quiet log. */
+export function clientDefaults(options: ClientOptions, defaultMaxAttempts: number) {
+  return {
+    maxAttempts: options.maxAttempts ?? defaultMaxAttempts,
+    requestHandler: requestHandler(options),
+    logger: sdkLogger,
+  };
+}
+
 /**
  * Without `throwOnRequestTimeout` the handler only logs that `requestTimeout` passed and
  * keeps waiting; with it, a silent socket fails the attempt (a TimeoutError, transient).
  */
-export function requestHandler(options: ClientOptions): NodeHttpHandler {
+function requestHandler(options: ClientOptions): NodeHttpHandler {
   return new NodeHttpHandler({
     connectionTimeout: options.connectionTimeoutMs ?? 2000,
     requestTimeout: options.requestTimeoutMs ?? 5000,

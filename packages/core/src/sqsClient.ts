@@ -1,11 +1,5 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
-import {
-  type ClientConfig,
-  type ClientOptions,
-  credentials,
-  requestHandler,
-  sdkLogger,
-} from "./sdkClientOptions";
+import { type ClientConfig, type ClientOptions, clientDefaults, credentials } from "./sdkClientOptions";
 
 /**
  * The endpoint is passed explicitly (not left to the SDK's env lookup) because the SQS
@@ -17,8 +11,6 @@ export function createSqsClient(config: ClientConfig, options: ClientOptions = {
     region: config.AWS_REGION,
     endpoint: config.AWS_ENDPOINT_URL_SQS,
     credentials: credentials(config),
-    maxAttempts: options.maxAttempts ?? 3,
-    requestHandler: requestHandler(options),
-    logger: sdkLogger,
+    ...clientDefaults(options, 3),
   });
 }

@@ -13,7 +13,7 @@ const award: Award = {
 };
 
 describe("planGuardTransaction", () => {
-  it("puts the guard first, conditionally, then updates the profile (SPEC §5)", () => {
+  it("puts the guard first, conditionally, then updates the profile", () => {
     expect(planGuardTransaction(award, { tableName: "t", now, messageId: "m-1" })).toEqual({
       TransactItems: [
         {

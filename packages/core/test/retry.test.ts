@@ -8,7 +8,7 @@ function fakeTime() {
   const sleeps: number[] = [];
   return {
     sleeps,
-    hooks: {
+    options: {
       clock: () => now,
       sleep: async (ms: number) => {
         sleeps.push(ms);
@@ -34,9 +34,7 @@ describe("retry", () => {
         if (calls < 3) throw new Error("flaky");
         return "ok";
       },
-      () => true,
-      policy,
-      time.hooks,
+      { shouldRetry: () => true, policy, ...time.options },
     );
     expect(value).toBe("ok");
     expect(time.sleeps).toEqual([50, 100]);
@@ -44,12 +42,11 @@ describe("retry", () => {
 
   it("gives up after maxAttempts with the last error attached", async () => {
     const time = fakeTime();
-    const failure = retry(
-      async (n) => Promise.reject(new Error(`fail ${n}`)),
-      () => true,
+    const failure = retry(async (n) => Promise.reject(new Error(`fail ${n}`)), {
+      shouldRetry: () => true,
       policy,
-      time.hooks,
-    );
+      ...time.options,
+    });
     await expect(failure).rejects.toBeInstanceOf(RetriesExhaustedError);
     await expect(failure).rejects.toMatchObject({ attempts: 4, cause: { message: "fail 4" } });
   });
@@ -57,25 +54,23 @@ describe("retry", () => {
   it("does not retry what shouldRetry refuses", async () => {
     const time = fakeTime();
     await expect(
-      retry(
-        async () => Promise.reject(new Error("bad")),
-        () => false,
+      retry(async () => Promise.reject(new Error("bad")), {
+        shouldRetry: () => false,
         policy,
-        time.hooks,
-      ),
+        ...time.options,
+      }),
     ).rejects.toThrow("bad");
     expect(time.sleeps).toEqual([]);
   });
 
   it("starts no retry past the deadline", async () => {
     const time = fakeTime();
-    const failure = retry(
-      async () => Promise.reject(new Error("slow")),
-      () => true,
+    const failure = retry(async () => Promise.reject(new Error("slow")), {
+      shouldRetry: () => true,
       policy,
-      time.hooks,
-      120,
-    );
+      ...time.options,
+      deadline: 120,
+    });
     await expect(failure).rejects.toMatchObject({ attempts: 2 });
     expect(time.sleeps).toEqual([50]);
   });

@@ -39,7 +39,7 @@ const eventBridge = (detailType: string, detail: unknown) => ({
 
 const KEY = "user123#idempotent-writes#article.completed";
 
-describe("wrapped events (SPEC §2a)", () => {
+describe("wrapped events: SNS notifications and EventBridge events", () => {
   it("raw, SNS-wrapped and EventBridge-wrapped copies of one happening have one intent key", () => {
     const raw = decodeEvent(JSON.stringify(event));
     const viaSns = decodeEvent(sns(JSON.stringify(event)));

@@ -55,7 +55,7 @@ export interface FaultProxy {
 }
 
 /** `DynamoDB_20120810.TransactWriteItems` or `AmazonSQS.SendMessage` → the operation. */
-export function operationOf(headers: IncomingMessage["headers"]): string {
+function operationOf(headers: IncomingMessage["headers"]): string {
   const target = headers["x-amz-target"];
   const value = Array.isArray(target) ? target[0] : target;
   return value?.split(".").pop() ?? "";

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { readLocalConfig } from "./localConfig";
 import { LocalStackError } from "./localStackError";
 import type { RunningService } from "./startSqs";
 
@@ -12,12 +13,13 @@ const PROJECT_VENV_PYTHON = fileURLToPath(new URL("../../../.venv/bin/python", i
 const EXIT_MOTO_MISSING = 3;
 const START_TIMEOUT_MS = 20_000;
 
-export const MOTO_INSTALL_HINT =
+const MOTO_INSTALL_HINT =
   "install it with `pip install 'moto[server]==5.2.1'` or run `node scripts/bootstrap.mjs`, which puts it in .venv/";
 
 /** REWARDS_PYTHON, else the project's .venv, else python3 on the PATH. */
 export function pythonForMoto(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REWARDS_PYTHON) return env.REWARDS_PYTHON;
+  const configured = readLocalConfig(env).REWARDS_PYTHON;
+  if (configured) return configured;
   return existsSync(PROJECT_VENV_PYTHON) ? PROJECT_VENV_PYTHON : "python3";
 }
 

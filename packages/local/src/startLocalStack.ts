@@ -1,9 +1,10 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SQSClient } from "@aws-sdk/client-sqs";
+import { type LocalConfig, readLocalConfig } from "./localConfig";
 import { LocalStackError } from "./localStackError";
 import { type ProvisionOptions, provision } from "./provision";
 import { startContainers } from "./startContainers";
-import { startDynamo } from "./startDynamo";
+import { pythonForMoto, startDynamo } from "./startDynamo";
 import { type RunningService, startSqs } from "./startSqs";
 
 export interface LocalStackOptions extends ProvisionOptions {
@@ -26,8 +27,8 @@ export type Backend = "fauxqs" | "moto" | "localstack-container" | "external";
 
 const external = (endpoint: string): RunningService => ({ endpoint, stop: async () => {} });
 
-async function startServices(env: NodeJS.ProcessEnv) {
-  if (env.REWARDS_LOCAL === "containers") {
+async function startServices(env: NodeJS.ProcessEnv, config: LocalConfig) {
+  if (config.REWARDS_LOCAL === "containers") {
     const localstack = await startContainers();
     const shared = { endpoint: localstack.endpoint, stop: async () => {} };
     return {
@@ -37,8 +38,10 @@ async function startServices(env: NodeJS.ProcessEnv) {
   }
   // An endpoint the user already set (a LocalStack of their own, say) is used as it is.
   const [sqs, dynamodb] = await Promise.allSettled([
-    env.AWS_ENDPOINT_URL_SQS ? external(env.AWS_ENDPOINT_URL_SQS) : startSqs(),
-    env.AWS_ENDPOINT_URL_DYNAMODB ? external(env.AWS_ENDPOINT_URL_DYNAMODB) : startDynamo(),
+    config.AWS_ENDPOINT_URL_SQS ? external(config.AWS_ENDPOINT_URL_SQS) : startSqs(),
+    config.AWS_ENDPOINT_URL_DYNAMODB
+      ? external(config.AWS_ENDPOINT_URL_DYNAMODB)
+      : startDynamo({ python: pythonForMoto(env) }),
   ]);
   if (sqs.status === "rejected" || dynamodb.status === "rejected") {
     await Promise.all([sqs, dynamodb].map((s) => (s.status === "fulfilled" ? s.value.stop() : undefined)));
@@ -47,11 +50,11 @@ async function startServices(env: NodeJS.ProcessEnv) {
   return {
     sqs: {
       service: sqs.value,
-      backend: env.AWS_ENDPOINT_URL_SQS ? ("external" as const) : ("fauxqs" as const),
+      backend: config.AWS_ENDPOINT_URL_SQS ? ("external" as const) : ("fauxqs" as const),
     },
     dynamodb: {
       service: dynamodb.value,
-      backend: env.AWS_ENDPOINT_URL_DYNAMODB ? ("external" as const) : ("moto" as const),
+      backend: config.AWS_ENDPOINT_URL_DYNAMODB ? ("external" as const) : ("moto" as const),
     },
   };
 }
@@ -63,8 +66,9 @@ async function startServices(env: NodeJS.ProcessEnv) {
  */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const env = options.env ?? process.env;
-  const region = options.region ?? env.AWS_REGION ?? "us-east-1";
-  const services = await startServices(env);
+  const config = readLocalConfig(env);
+  const region = options.region ?? config.AWS_REGION;
+  const services = await startServices(env, config);
   const stop = async () => {
     await Promise.all([services.sqs.service.stop(), services.dynamodb.service.stop()]);
   };

@@ -7,7 +7,7 @@ import { buildApp } from "fauxqs";
 import { LocalStackError } from "./localStackError";
 
 /** The fauxqs release whose internal module layout loadFauxqsStores expects (package.json pins it). */
-export const FAUXQS_VERSION = "1.9.2";
+const FAUXQS_VERSION = "1.9.2";
 
 export interface RunningService {
   endpoint: string;

@@ -4,7 +4,7 @@ import { monotonicFactory } from "ulid";
 const nextUlid = monotonicFactory();
 
 /** A new emission id: `evt-` + a ULID, sortable by creation time. */
-export function newEventId(): string {
+function newEventId(): string {
   return `evt-${nextUlid()}`;
 }
 

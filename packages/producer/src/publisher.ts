@@ -1,31 +1,18 @@
-import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
 import {
   classifyError,
-  createSqsClient,
-  DEFAULT_RETRY_POLICY,
-  describeError,
+  clientDefaults,
   describeIssues,
   type EventIssue,
-  loadConfig,
-  type RetryPolicy,
-  retry,
+  MAX_MESSAGE_BYTES,
+  messageSize,
+  sendSqsBatch,
   validateEvent,
 } from "@rewards/core";
 import pLimit from "p-limit";
-import { chunkEntries, type Entry, entryBytes, MAX_PAYLOAD_BYTES } from "./batchEntries";
+import { chunkEntries, type Entry } from "./batchEntries";
 import { createEventBuilders, type EventBuilders } from "./eventBuilders";
-
-export interface PublisherOptions {
-  /** The events queue (QUEUE_URL). Required. */
-  queueUrl: string;
-  /** Defaults to a client for AWS_REGION / AWS_ENDPOINT_URL_SQS from the environment. */
-  client?: SQSClient;
-  /** CloudEvents `source` the builders fill in, e.g. `/reader/web`. */
-  source?: string;
-  retryPolicy?: RetryPolicy;
-  /** SendMessageBatch calls in flight at once. */
-  concurrency?: number;
-}
+import { type PublisherOptions, validateOptions } from "./publisherOptions";
 
 export type PublishResult =
   | { ok: true; index: number; messageId: string }
@@ -36,14 +23,6 @@ export interface Publisher {
   publish(events: readonly unknown[]): Promise<PublishResult[]>;
   /** Typed builders bound to this publisher's `source`. */
   events: EventBuilders;
-}
-
-/** Entries SQS refused for a reason that may pass on a second try. */
-class TransientEntryFailures extends Error {
-  override readonly name = "TransientEntryFailures";
-  constructor(readonly entries: Entry[]) {
-    super(`${entries.length} entries failed on the server side`);
-  }
 }
 
 function toEntry(event: unknown, index: number): Entry {
@@ -59,66 +38,33 @@ function toEntry(event: unknown, index: number): Entry {
 }
 
 /**
- * A publisher for reading events. It validates with the worker's own
- * schemas, so an event it accepts is one the worker can pay, and it never throws for a
- * bad event or a failed send — each gets an `ok: false` result saying why.
+ * A publisher for reading events. It validates with the worker's own schemas, so an event
+ * it accepts is one the worker can pay, and it never throws for a bad event or a failed
+ * send — each gets an `ok: false` result saying why. It throws only for bad options.
  */
 export function createPublisher(options: PublisherOptions): Publisher {
-  if (!options?.queueUrl) throw new TypeError("createPublisher: queueUrl is required");
-  const client = options.client ?? createSqsClient(loadConfig(process.env));
-  const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+  validateOptions(options);
+  // The SDK resolves what is not given (region, endpoint, credentials) from its own variables.
+  const client = options.client ?? new SQSClient({ ...clientDefaults({}, 3), ...options.clientConfig });
   const limit = pLimit(options.concurrency ?? 8);
 
   async function sendChunk(chunk: Entry[], results: PublishResult[]): Promise<void> {
-    let pending = chunk;
-    try {
-      await retry(
-        async () => {
-          const response = await client.send(
-            new SendMessageBatchCommand({
-              QueueUrl: options.queueUrl,
-              Entries: pending.map((entry) => ({
-                Id: String(entry.index),
-                MessageBody: entry.body,
-                MessageAttributes: entry.attributes,
-              })),
-            }),
-          );
-          for (const sent of response.Successful ?? []) {
-            results[Number(sent.Id)] = {
-              ok: true,
-              index: Number(sent.Id),
-              messageId: sent.MessageId as string,
-            };
-          }
-          const transient: Entry[] = [];
-          for (const failed of response.Failed ?? []) {
-            const index = Number(failed.Id);
-            if (failed.SenderFault) {
-              results[index] = {
-                ok: false,
-                index,
-                error: `${failed.Code}: ${failed.Message ?? "rejected by SQS"}`,
-              };
-            } else {
-              transient.push(pending.find((entry) => entry.index === index) as Entry);
-            }
-          }
-          if (transient.length > 0) {
-            pending = transient;
-            throw new TransientEntryFailures(transient);
-          }
-        },
-        (error) => error instanceof TransientEntryFailures || classifyError(error) === "transient",
-        policy,
-      );
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause ?? error;
-      const reason =
-        cause instanceof TransientEntryFailures
-          ? "SQS kept failing these entries (server side)"
-          : describeError(cause);
-      for (const entry of pending) results[entry.index] = { ok: false, index: entry.index, error: reason };
+    const report = await sendSqsBatch(
+      chunk.map((entry) => ({
+        Id: String(entry.index),
+        MessageBody: entry.body,
+        MessageAttributes: entry.attributes,
+      })),
+      (entries) => client.send(new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: entries })),
+      { policy: options.retryPolicy, shouldRetry: (error) => classifyError(error) === "transient" },
+    );
+    for (const { entry, result } of report.succeeded) {
+      const index = Number(entry.Id);
+      results[index] = { ok: true, index, messageId: result.MessageId as string };
+    }
+    for (const { entry, error } of [...report.refused, ...report.unsent]) {
+      const index = Number(entry.Id);
+      results[index] = { ok: false, index, error };
     }
   }
 
@@ -139,12 +85,12 @@ export function createPublisher(options: PublisherOptions): Publisher {
           return;
         }
         const entry = toEntry(event, index);
-        const bytes = entryBytes(entry);
-        if (bytes > MAX_PAYLOAD_BYTES) {
+        const bytes = messageSize(entry.body, entry.attributes);
+        if (bytes > MAX_MESSAGE_BYTES) {
           results[index] = {
             ok: false,
             index,
-            error: `event is ${bytes} bytes; SQS accepts at most ${MAX_PAYLOAD_BYTES}`,
+            error: `event is ${bytes} bytes; SQS accepts at most ${MAX_MESSAGE_BYTES}`,
           };
           return;
         }

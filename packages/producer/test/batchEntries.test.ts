@@ -1,5 +1,7 @@
+import { MAX_MESSAGE_BYTES, messageSize } from "@rewards/core";
 import { describe, expect, it } from "vitest";
-import { chunkEntries, createEventBuilders, entryBytes, MAX_PAYLOAD_BYTES } from "../src";
+import { chunkEntries } from "../src/batchEntries";
+import { createEventBuilders } from "../src/eventBuilders";
 
 const entry = (index: number, bytes: number) => ({ index, body: "x".repeat(bytes), attributes: {} });
 
@@ -14,18 +16,15 @@ describe("chunkEntries", () => {
   });
 
   it("cuts before a batch would pass 1 MiB", () => {
-    const third = Math.floor(MAX_PAYLOAD_BYTES / 3);
+    const third = Math.floor(MAX_MESSAGE_BYTES / 3);
     const chunks = chunkEntries([entry(0, third), entry(1, third), entry(2, third), entry(3, third)]);
     expect(chunks.map((c) => c.map((e) => e.index))).toEqual([[0, 1, 2], [3]]);
   });
 
   it("counts attribute names, types and values", () => {
-    expect(
-      entryBytes({
-        body: "ab",
-        attributes: { type: { DataType: "String", StringValue: "article.completed" } },
-      }),
-    ).toBe(2 + 4 + 6 + 17);
+    expect(messageSize("ab", { type: { DataType: "String", StringValue: "article.completed" } })).toBe(
+      2 + 4 + 6 + 17,
+    );
   });
 });
 

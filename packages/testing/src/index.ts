@@ -1,4 +1,5 @@
 export { type CliRun, REWARDS_BIN, runCli, startCli } from "./cli";
+export { type PollerCounts, startCountingPoller } from "./countingPoller";
 export { completed, eventBody, signup } from "./events";
 export { type Attempt, type AttemptFault, conflicted, recordAttempts, throttled } from "./httpAttempts";
 export { lambdaContext, type RecordOptions, sqsEvent, sqsRecord } from "./lambdaEvents";

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { lambdaContext as workerLambdaContext } from "@rewards/worker";
+import { lambdaContext as localLambdaContext } from "@rewards/local";
 import type { Context, SQSEvent, SQSMessageAttributes, SQSRecord } from "aws-lambda";
 
 export interface RecordOptions {
@@ -41,5 +41,5 @@ export function sqsEvent(records: SQSRecord[]): SQSEvent {
 
 /** A Lambda context with `remainingMs` left (30 s by default). */
 export function lambdaContext(remainingMs = 30_000): Context {
-  return workerLambdaContext(remainingMs, "rewards-worker");
+  return localLambdaContext(remainingMs, "rewards-worker");
 }

@@ -1,14 +1,14 @@
-import { sqsRecord } from "@rewards/testing";
-import type { SQSMessageAttributes } from "aws-lambda";
-import { describe, expect, it } from "vitest";
 import {
-  buildDlqMessage,
   MAX_MESSAGE_ATTRIBUTES,
   MAX_MESSAGE_BYTES,
   messageSize,
   originalAttributes,
   TooLargeToPark,
-} from "../src";
+} from "@rewards/core";
+import { sqsRecord } from "@rewards/testing";
+import type { SQSMessageAttributes } from "aws-lambda";
+import { describe, expect, it } from "vitest";
+import { buildDlqMessage } from "../src/function/dlqMessage";
 
 const now = new Date("2026-11-29T10:00:00.000Z");
 const park = { code: "invalid_json" as const, reason: "body is not JSON" };

@@ -1,7 +1,7 @@
 import { decodeEvent } from "@rewards/core";
 import { completed, signup, sqsRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { planGroups } from "../src";
+import { planGroups } from "../src/function/planGroups";
 
 const FIFO_ARN = "arn:aws:sqs:us-east-1:000000000000:rewards-events.fifo";
 const groupsOf = (records: ReturnType<typeof sqsRecord>[]) =>

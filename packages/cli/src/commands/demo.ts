@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { commandConfig } from "../cliConfig";
 import { runDemo } from "../demo/runDemo";
 import { integer, ratio } from "../options";
 import { printJson, printPairs, printTable } from "../output";
@@ -40,7 +41,7 @@ export function registerDemo(program: Command): void {
     )
     .option("--json", "print JSON")
     .action(async (options: DemoCommandOptions) => {
-      const logger = cliLogger("rewards-demo", process.env.LOG_LEVEL ?? "warn");
+      const logger = cliLogger("rewards-demo", commandConfig().LOG_LEVEL ?? "warn");
       let bar: Progress | undefined;
       let lastLine = 0;
       const report = await runDemo({

@@ -1,7 +1,7 @@
-import { createSqsClient, loadConfig } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
-import { createHandler, createWorkerDeps, startPoller } from "@rewards/worker";
 import type { Command } from "commander";
+import { commandConfig, configFrom } from "../cliConfig";
+import { startLocalWorker } from "../localWorker";
 import { integer } from "../options";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
@@ -28,24 +28,30 @@ export function registerDev(program: Command): void {
     )
     .option("--json", "print the environment as one JSON object (on one line), for scripts")
     .action(async (options: DevOptions) => {
-      const logger = cliLogger("rewards-dev");
+      const { LOG_LEVEL, REWARDS_CONCURRENCY } = commandConfig();
+      const logger = cliLogger("rewards-dev", LOG_LEVEL ?? "info");
       const stack = await startLocalStack(
         options.visibilityTimeout ? { visibilityTimeoutSeconds: options.visibilityTimeout } : {},
       );
       try {
-        const config = loadConfig(stack.env, ["QUEUE_URL"]);
-        const poller =
+        const config = configFrom(
+          { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY },
+          "QUEUE_URL",
+          "TABLE_NAME",
+        );
+        const worker =
           options.pollers === 0
             ? undefined
-            : await startPoller({
-                sqs: createSqsClient(config, { requestTimeoutMs: (options.wait + 10) * 1000 }),
-                queueUrl: config.QUEUE_URL,
+            : await startLocalWorker({
+                config,
+                code: options.function,
+                settings: pollerSettings(options),
                 logger,
-                handler: createHandler({
-                  ...createWorkerDeps({ ...stack.env, LOG_LEVEL: process.env.LOG_LEVEL ?? "info" }),
-                  emitMetrics: (line: string) => logger.debug({ emf: line }, "metrics"),
-                }),
-                ...pollerSettings(options),
+                // stdout is for the env block; the function's logs go to stderr, its metrics at debug.
+                onOutput: (line) => {
+                  if (line.startsWith('{"_aws"')) logger.debug({ emf: line }, "metrics");
+                  else process.stderr.write(`${line}\n`);
+                },
               });
         if (options.json) {
           process.stdout.write(`${JSON.stringify(stack.env)}\n`);
@@ -55,12 +61,12 @@ export function registerDev(program: Command): void {
             .join("\n");
           process.stdout.write(
             `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB: ${stack.backends.dynamodb}); ` +
-              `${poller ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}.\n` +
+              `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}.\n` +
               `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards dlq peek\`:\n\n${exports}\n\nCtrl-C to stop.\n`,
           );
         }
         await untilSignal(() => logger.info("stopping"));
-        await poller?.stop();
+        await worker?.stop();
       } finally {
         await stack.stop();
       }

@@ -1,9 +1,9 @@
 import { PurgeQueueCommand } from "@aws-sdk/client-sqs";
 import type { Command } from "commander";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { dlqStats, peekDlq } from "../dlq/inspect";
 import { describeReplay, replayDlq, replayNative } from "../dlq/replay";
-import { clientsFor, commandConfig } from "../environment";
 import { integer, rate } from "../options";
 import { printJson, printPairs, printTable } from "../output";
 import { type Progress, progressBar } from "../progress";

@@ -1,12 +1,12 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { describeIssues, guardKey, intentKey, isEventType, keyPartsOf, rules, toIssues } from "@rewards/core";
 import type { Command } from "commander";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
-import { clientsFor, commandConfig } from "../environment";
 import { printJson, printPairs } from "../output";
 
 /** `userId=u1 articleSlug=a` → { userId: "u1", articleSlug: "a" }; values may contain `=`. */
-export function parseFields(fields: readonly string[]): Record<string, string> {
+function parseFields(fields: readonly string[]): Record<string, string> {
   const data: Record<string, string> = {};
   for (const field of fields) {
     const at = field.indexOf("=");

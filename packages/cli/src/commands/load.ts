@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
-import { clientsFor, commandConfig } from "../environment";
 import { writeExpectation } from "../expectations";
 import { integer, rate, ratio } from "../options";
 import { printJson, printPairs } from "../output";

@@ -3,8 +3,8 @@ import { createInterface } from "node:readline";
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { createPublisher, type PublishResult } from "@rewards/producer";
 import type { Command } from "commander";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
-import { clientsFor, commandConfig } from "../environment";
 import { printJson } from "../output";
 import type { TrafficMessage } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
@@ -19,14 +19,14 @@ export interface LineResult {
 const SLICE = 500;
 
 /** `source` where an event has none; anything else is left as it is (and validated). */
-export function withSource(event: unknown, source: string | undefined): unknown {
+function withSource(event: unknown, source: string | undefined): unknown {
   if (source === undefined || typeof event !== "object" || event === null || Array.isArray(event))
     return event;
   return "source" in event ? event : { ...event, source };
 }
 
 /** Publishes NDJSON lines in slices, so a large file never sits in memory whole. */
-export async function publishLines(
+async function publishLines(
   lines: AsyncIterable<string>,
   publish: (events: unknown[]) => Promise<PublishResult[]>,
   source?: string,

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { clientsFor, commandConfig } from "../environment";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { printJson, printPairs } from "../output";
 import { cloudwatchFor, oldestMessageAge, queueCounts } from "../queues/queueCounts";
 

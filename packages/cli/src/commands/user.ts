@@ -2,8 +2,8 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { profileKey } from "@rewards/core";
 import type { Command } from "commander";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
-import { clientsFor, commandConfig } from "../environment";
 import { integer } from "../options";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
@@ -62,7 +62,7 @@ export function registerUser(program: Command): void {
             );
           throw error;
         }
-        cliLogger("rewards-user").warn(
+        cliLogger("rewards-user", config.LOG_LEVEL ?? "info").warn(
           { userId, from: before ?? null, to: options.setXp },
           "profile xp set by an operator",
         );

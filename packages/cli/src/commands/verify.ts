@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { clientsFor, commandConfig } from "../environment";
+import { clientsFor, commandConfig } from "../cliConfig";
 import { readExpectation } from "../expectations";
 import { printJson, printTable } from "../output";
 import { compareXp } from "../profiles";

@@ -1,14 +1,14 @@
-import { createSqsClient } from "@rewards/core";
-import { createHandler, createWorkerDeps, startPoller } from "@rewards/worker";
-import type { Command } from "commander";
-import { commandConfig } from "../environment";
+import { type Command, Option } from "commander";
+import { commandConfig } from "../cliConfig";
+import { startLocalWorker } from "../localWorker";
 import { integer } from "../options";
 import { printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
-import { WorkerStats } from "../workerStats";
+import type { FunctionCode } from "../workerFunction";
 
 export interface PollerCliOptions {
+  function: FunctionCode;
   pollers: number;
   batchSize: number;
   wait: number;
@@ -34,7 +34,15 @@ export function addPollerOptions(command: Command, { minPollers = 1 } = {}): Com
     )
     .option("--wait <seconds>", "long-poll wait per receive", integer(0, 20), 20)
     .option("--window <ms>", "batch window: keep gathering messages this long", integer(0, 300_000), 0)
-    .option("--timeout <seconds>", "per-invocation timeout", integer(1, 900), 30);
+    .option("--timeout <seconds>", "per-invocation timeout", integer(1, 900), 30)
+    .addOption(
+      new Option(
+        "--function <code>",
+        "the function's code: its TypeScript source, or the deployable bundle (npm run build:function)",
+      )
+        .choices(["source", "artifact"])
+        .default("source"),
+    );
 }
 
 export function pollerSettings(options: PollerCliOptions) {
@@ -58,25 +66,24 @@ export function registerWorker(program: Command): void {
     .option("--json", "print the final statistics as JSON")
     .action(async (options: PollerCliOptions & { json?: boolean }) => {
       const config = commandConfig("QUEUE_URL", "TABLE_NAME");
-      const logger = cliLogger("rewards-poller", config.LOG_LEVEL);
-      const stats = new WorkerStats();
-      const poller = await startPoller({
-        sqs: createSqsClient(config, { requestTimeoutMs: (options.wait + 10) * 1000 }),
-        queueUrl: config.QUEUE_URL,
-        // The same handler Lambda runs (packages/worker/src/handler.ts), over this process's env.
-        handler: createHandler(createWorkerDeps(process.env)),
+      const logger = cliLogger("rewards-poller", config.LOG_LEVEL ?? "info");
+      const worker = await startLocalWorker({
+        config,
+        code: options.function,
+        settings: pollerSettings(options),
         logger,
-        ...pollerSettings(options),
-        onBatch: (summary) => stats.recordBatch(summary),
+        // The function's log lines, as CloudWatch Logs would get them.
+        onOutput: (line) => process.stdout.write(`${line}\n`),
       });
       logger.info({ queueUrl: config.QUEUE_URL, pollers: options.pollers }, "polling; Ctrl-C to stop");
       await Promise.race([
         untilSignal((signal) => logger.info({ signal }, "stopping: finishing in-flight batches")),
-        poller.done,
+        worker.poller.done,
       ]);
-      await poller.stop();
+      await worker.stop();
+      const { stats } = worker;
       const summary = { batches: stats.batches, messages: stats.messages, redelivered: stats.redelivered };
-      // One line: stdout also carries the handler's EMF metric lines, so the summary is the last line.
+      // One line: stdout also carries the function's log lines, so the summary is the last line.
       if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       else printPairs(summary);
     });

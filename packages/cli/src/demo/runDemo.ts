@@ -1,13 +1,14 @@
-import { createDynamoClient, createSqsClient, type Logger, loadConfig } from "@rewards/core";
+import type { Logger } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
-import { createWorkerDeps } from "@rewards/worker";
+import { clientsFor, configFrom } from "../cliConfig";
 import { replayDlq } from "../dlq/replay";
+import { startLocalWorker } from "../localWorker";
 import { compareXp, type Mismatch } from "../profiles";
 import { queueCounts } from "../queues/queueCounts";
 import { waitUntilDrained } from "../queues/waitForDrain";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
-import { startCountingPoller } from "../workerStats";
+import type { FunctionCode } from "../workerFunction";
 
 export interface DemoOptions extends TrafficOptions {
   /** Share of DynamoDB transactions that meet an injected fault. */
@@ -15,6 +16,8 @@ export interface DemoOptions extends TrafficOptions {
   /** Give up after this long; by default it scales with the number of events. */
   timeoutMs?: number;
   logger: Logger;
+  /** The worker function's code: its source, or the deployable bundle. */
+  code?: FunctionCode;
   onPhase?: (phase: string) => void;
   /** Messages handled so far out of those published, while processing. */
   onProgress?: (done: number, total: number) => void;
@@ -65,7 +68,7 @@ function demoFaults(rate: number): FaultRule[] {
 }
 
 /** Enough for a slow machine, and more for more events: 60 s plus 20 ms an event. */
-export function demoTimeoutMs(events: number): number {
+function demoTimeoutMs(events: number): number {
   return 60_000 + events * 20;
 }
 
@@ -94,31 +97,26 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     seed: options.seed + 1,
   });
   try {
-    const config = loadConfig(stack.env, ["TABLE_NAME", "QUEUE_URL", "DLQ_URL"]);
-    const sqs = createSqsClient(config);
-    const pollSqs = createSqsClient(config, { requestTimeoutMs: 25_000 });
-    const dynamo = createDynamoClient(config);
-    const deps = {
-      ...createWorkerDeps({ ...stack.env, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint, LOG_LEVEL: "silent" }),
-      logger: options.logger,
-      emitMetrics: (line: string) => options.logger.debug({ emf: line }, "metrics"),
-      // Few in-process retries, so some injected faults reach SQS as redeliveries.
-      retryPolicy: { maxAttempts: 2, baseDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 200 },
-    };
+    const config = configFrom(stack.env, "TABLE_NAME", "QUEUE_URL", "DLQ_URL");
+    const { sqs, dynamo } = clientsFor(config);
 
     const traffic = generateTraffic(options);
     phase(`publishing ${traffic.messages.length} events`);
     const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL });
 
     phase("processing with the poller");
-    const { poller, stats } = await startCountingPoller(deps, {
-      sqs: pollSqs,
-      queueUrl: config.QUEUE_URL,
+    // The worker function reaches DynamoDB through the fault proxy, as if it were AWS's.
+    const worker = await startLocalWorker({
+      config: configFrom(
+        { ...stack.env, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint, LOG_LEVEL: "silent" },
+        "TABLE_NAME",
+        "QUEUE_URL",
+      ),
+      code: options.code ?? "source",
+      settings: { waitTimeSeconds: 1, pollers: 2, timeoutMs: DEMO_TIMEOUT_MS },
       logger: options.logger,
-      waitTimeSeconds: 1,
-      pollers: 2,
-      timeoutMs: DEMO_TIMEOUT_MS,
     });
+    const { stats } = worker;
     const problems: string[] = [];
     const progress = () => {
       const { awarded, duplicate, parked } = stats.outcomes;
@@ -140,7 +138,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     phase("replaying the DLQ");
     const replay = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL);
     await drain("the replay");
-    await poller.stop();
+    await worker.stop();
     const parkedAgain = (await queueCounts(sqs, config.DLQ_URL)).visible;
 
     phase("verifying every user's XP and award count");

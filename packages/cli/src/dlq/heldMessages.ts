@@ -4,6 +4,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { MAX_BATCH_ENTRIES, sendSqsBatch } from "@rewards/core";
 
 /**
  * Receives up to `max` messages and holds them invisible for `holdSeconds`, so none is
@@ -34,16 +35,24 @@ export async function holdMessages(
   return held;
 }
 
-/** Makes held messages visible again at once (not after their hold). */
+/**
+ * Makes held messages visible again at once (not after their hold). Throws when some could
+ * not be: those reappear when their hold ends, so nothing is lost, but the caller says so.
+ */
 export async function release(sqs: SQSClient, queueUrl: string, messages: readonly Message[]): Promise<void> {
-  for (let i = 0; i < messages.length; i += 10) {
-    await sqs.send(
-      new ChangeMessageVisibilityBatchCommand({
-        QueueUrl: queueUrl,
-        Entries: messages
-          .slice(i, i + 10)
-          .map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 })),
-      }),
+  for (let i = 0; i < messages.length; i += MAX_BATCH_ENTRIES) {
+    const { refused, unsent } = await sendSqsBatch(
+      messages
+        .slice(i, i + MAX_BATCH_ENTRIES)
+        .map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle, VisibilityTimeout: 0 })),
+      (entries) =>
+        sqs.send(new ChangeMessageVisibilityBatchCommand({ QueueUrl: queueUrl, Entries: entries })),
     );
+    const failed = [...refused, ...unsent];
+    if (failed.length > 0) {
+      throw new Error(
+        `${failed.length} held message(s) not released (visible again when their hold ends): ${failed[0]?.error}`,
+      );
+    }
   }
 }

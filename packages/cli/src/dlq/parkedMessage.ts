@@ -1,6 +1,5 @@
 import type { Message } from "@aws-sdk/client-sqs";
-import { unwrapEnvelope } from "@rewards/core";
-import { PARK_ATTRIBUTES } from "@rewards/worker";
+import { PARK_ATTRIBUTES, unwrapEnvelope } from "@rewards/core";
 
 /** A DLQ message as an operator reads it. One redriven by SQS itself has no rewards.* attributes. */
 export interface ParkedMessage {

@@ -8,12 +8,11 @@ import {
   type SQSClient,
   StartMessageMoveTaskCommand,
 } from "@aws-sdk/client-sqs";
-import { describeError } from "@rewards/core";
+import { describeError, replayAttributes } from "@rewards/core";
 import { CliError } from "../cliError";
 import { queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
 import { describeParked, type ParkedMessage } from "./parkedMessage";
-import { replayAttributes } from "./replayAttributes";
 
 export interface ReplayFilter {
   type?: string | undefined;
@@ -48,7 +47,7 @@ export interface ReplayReport {
 
 const HOLD_SECONDS = 120;
 
-export function matches(parked: ParkedMessage, filter: ReplayFilter): boolean {
+function matches(parked: ParkedMessage, filter: ReplayFilter): boolean {
   return (
     (filter.type === undefined || parked.type === filter.type) &&
     (filter.error === undefined || parked.error === filter.error) &&
@@ -128,7 +127,7 @@ export async function replayDlq(
           new SendMessageCommand({
             QueueUrl: queueUrl,
             MessageBody: message.Body,
-            MessageAttributes: replayAttributes(message),
+            MessageAttributes: replayAttributes(message.MessageAttributes ?? {}),
           }),
         );
       } catch (error) {

@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { classifyError, sendSqsBatch } from "@rewards/core";
 import { chunkEntries, createPublisher, type Entry } from "@rewards/producer";
 import type { TrafficMessage } from "./generateTraffic";
 
@@ -66,21 +67,14 @@ async function sendRaw(
     return { index, body: message.body, attributes };
   });
   for (const chunk of chunkEntries(entries)) {
-    try {
-      const { Failed = [] } = await options.sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl: options.queueUrl,
-          Entries: chunk.map((e) => ({
-            Id: String(e.index),
-            MessageBody: e.body,
-            MessageAttributes: e.attributes,
-          })),
-        }),
-      );
-      report.sent += chunk.length - Failed.length;
-      for (const f of Failed) report.failed.push({ index: Number(f.Id), error: `${f.Code}: ${f.Message}` });
-    } catch (error) {
-      for (const e of chunk) report.failed.push({ index: e.index, error: (error as Error).message });
-    }
+    const { succeeded, refused, unsent } = await sendSqsBatch(
+      chunk.map((e) => ({ Id: String(e.index), MessageBody: e.body, MessageAttributes: e.attributes })),
+      (batch) =>
+        options.sqs.send(new SendMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: batch })),
+      { shouldRetry: (error) => classifyError(error) === "transient" },
+    );
+    report.sent += succeeded.length;
+    for (const { entry, error } of [...refused, ...unsent])
+      report.failed.push({ index: Number(entry.Id), error });
   }
 }

@@ -1,15 +1,16 @@
-import { createDynamoClient, createLogger, createSqsClient, loadConfig } from "@rewards/core";
+import { createDynamoClient, createLogger, createSqsClient, type Environment } from "@rewards/core";
+import { readWorkerConfig } from "./workerConfig";
 import type { WorkerDeps } from "./workerDeps";
 
-/** The worker's dependencies from the configuration variables; throws ConfigError naming every bad one. */
-export function createWorkerDeps(env: NodeJS.ProcessEnv = process.env): WorkerDeps {
-  const config = loadConfig(env, ["TABLE_NAME"]);
+/** The worker's dependencies from its variables; throws ConfigError naming every bad one. */
+export function createWorkerDeps(env: Environment = process.env): WorkerDeps {
+  const config = readWorkerConfig(env);
   return {
     tableName: config.TABLE_NAME,
     dlqUrl: config.DLQ_URL,
     concurrency: config.REWARDS_CONCURRENCY,
     dynamo: createDynamoClient(config),
     sqs: createSqsClient(config),
-    logger: createLogger({ level: config.LOG_LEVEL, name: "rewards-worker" }),
+    logger: createLogger({ level: config.logLevel, name: "rewards-worker" }),
   };
 }

@@ -1,6 +1,6 @@
 import type { Outcome } from "./outcome";
 
-export const METRICS_NAMESPACE = "Rewards";
+const METRICS_NAMESPACE = "Rewards";
 
 /**
  * One CloudWatch Embedded Metric Format line per batch: CloudWatch turns the Lambda log

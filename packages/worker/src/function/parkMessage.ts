@@ -2,22 +2,22 @@ import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { type Deadline, type ParkReason, signalFor } from "@rewards/core";
 import type { SQSRecord } from "aws-lambda";
 import { buildDlqMessage } from "./dlqMessage";
-import type { WorkerDeps } from "./workerDeps";
+import { clockOf, type WorkerDeps } from "./workerDeps";
 
 /**
  * Copies the message to the DLQ, ending by `deadline` whatever the endpoint does. Throws
  * if it cannot (no DLQ_URL, too large, refused, timed out): the caller reports it `failed`.
  */
 export async function parkMessage(
-  deps: Pick<WorkerDeps, "sqs" | "dlqUrl">,
+  deps: Pick<WorkerDeps, "sqs" | "dlqUrl" | "clock">,
   record: SQSRecord,
   park: ParkReason,
-  now: Date,
   deadline: Deadline,
 ): Promise<void> {
   if (!deps.dlqUrl) throw new Error("DLQ_URL is not set");
-  const message = buildDlqMessage(record, park, now, deps.dlqUrl.endsWith(".fifo"));
+  const clock = clockOf(deps);
+  const message = buildDlqMessage(record, park, new Date(clock()), deps.dlqUrl.endsWith(".fifo"));
   await deps.sqs.send(new SendMessageCommand({ QueueUrl: deps.dlqUrl, ...message }), {
-    abortSignal: signalFor(deadline),
+    abortSignal: signalFor(deadline, clock()),
   });
 }

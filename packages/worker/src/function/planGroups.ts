@@ -14,7 +14,7 @@ export interface Group {
   stopOnFailure: boolean;
 }
 
-export function isFifoSource(records: readonly SQSRecord[]): boolean {
+function isFifoSource(records: readonly SQSRecord[]): boolean {
   return records.some((record) => record.eventSourceARN?.endsWith(".fifo"));
 }
 
@@ -23,8 +23,10 @@ export function isFifoSource(records: readonly SQSRecord[]): boolean {
  * profile at once and repeats of an intent meet the guard in order (they become
  * `duplicate`, not a conflict). Messages to be parked touch no profile: a group each.
  *
- * FIFO queues: one group per MessageGroupId, in order, stopping at the first failure —
- * AWS's rule for partial batch responses on FIFO sources.
+ * FIFO queues: one group per MessageGroupId, in order, stopping that group at its first
+ * failure. AWS's guidance for FIFO partial batch responses is to stop the whole batch at the
+ * first failure; stopping per group is our choice: it keeps each group's order (the only
+ * order FIFO promises) while one stuck group does not hold back the others.
  */
 export function planGroups(items: readonly WorkItem[]): Group[] {
   const fifo = isFifoSource(items.map((item) => item.record));

@@ -9,7 +9,7 @@ import {
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
 import type { WorkItem } from "./planGroups";
-import type { WorkerDeps } from "./workerDeps";
+import { clockOf, type WorkerDeps } from "./workerDeps";
 
 async function park(
   deps: WorkerDeps,
@@ -19,7 +19,7 @@ async function park(
   deadline: Deadline,
 ): Promise<MessageResult> {
   try {
-    await parkMessage(deps, item.record, reason, (deps.now ?? (() => new Date()))(), deadline);
+    await parkMessage(deps, item.record, reason, deadline);
     return { ...base, outcome: "parked", parkCode: reason.code, detail: reason.reason };
   } catch (error) {
     return {
@@ -45,7 +45,12 @@ export async function processMessage(
   const withKey = { ...base, intentKey: decoded.award.intentKey };
   try {
     const { outcome, attempts, note } = await awardOnce(
-      { client: deps.dynamo, tableName: deps.tableName, now: deps.now, retryPolicy: deps.retryPolicy },
+      {
+        client: deps.dynamo,
+        tableName: deps.tableName,
+        clock: clockOf(deps),
+        retry: { policy: deps.retryPolicy },
+      },
       { ...decoded.award, messageId: record.messageId },
       deadline,
     );

@@ -11,8 +11,11 @@ export interface WorkerDeps {
   dynamo: DynamoDBDocumentClient;
   sqs: SQSClient;
   logger: Logger;
-  now?: () => Date;
-  /** Epoch ms; the batch's start, deadline checks and duration read it (tests pin it). */
+  /**
+   * Epoch ms, the one clock of an invocation: the batch's start and duration, the deadline
+   * and its signals, the retries' timing, the guard's `:now` and `parkedAt` all read it, so
+   * a test that pins it pins the whole invocation. Date.now by default.
+   */
   clock?: () => number;
   retryPolicy?: RetryPolicy;
   /** No new message starts when the invocation has less than this left (default: 5 s, or a quarter of a shorter timeout). */
@@ -20,3 +23,6 @@ export interface WorkerDeps {
   /** Where the per-batch EMF line goes; stdout (CloudWatch Logs) by default. */
   emitMetrics?: (line: string) => void;
 }
+
+/** The invocation's clock (WorkerDeps.clock, else the system's). */
+export const clockOf = (deps: Pick<WorkerDeps, "clock">): (() => number) => deps.clock ?? Date.now;

@@ -5,7 +5,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { describeError, type Logger, retry } from "@rewards/core";
+import { describeError, type Logger, MAX_BATCH_ENTRIES, sendSqsBatch } from "@rewards/core";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { acknowledge } from "./batchResponse";
 import { lambdaContext } from "./lambdaContext";
@@ -33,6 +33,12 @@ export interface PollerOptions {
    * 30 s). Must be shorter than the queue's visibility timeout.
    */
   timeoutMs?: number;
+  /**
+   * The handler runs the function in a process of its own and kills it at the timeout
+   * itself (a function runtime, whose init has a budget of its own, as on Lambda): the
+   * poller waits for its answer instead of racing it.
+   */
+  handlerEnforcesTimeout?: boolean;
   /** Called after each batch, for progress and statistics. */
   onBatch?: (summary: BatchSummary) => void;
 }
@@ -68,7 +74,7 @@ export class PollerOptionsError extends Error {
  *   becomes visible again — and is handed to another invocation — while one still works on
  *   it. Messages are held through the batch window too, so here timeout + window must be.
  */
-export function checkPollerOptions(
+function checkPollerOptions(
   options: { batchSize: number; batchWindowMs: number; timeoutMs: number; pollers: number },
   visibilityTimeoutSeconds: number,
 ): void {
@@ -96,7 +102,8 @@ class InvocationTimeout extends Error {
 }
 
 /** Runs the handler as Lambda would: a thrown error or a timeout fails the whole batch. */
-async function invoke(handler: BatchHandler, event: SQSEvent, timeoutMs: number) {
+async function invoke(handler: BatchHandler, event: SQSEvent, timeoutMs: number, enforced: boolean) {
+  if (enforced) return handler(event, lambdaContext(timeoutMs));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new InvocationTimeout(`handler ran past ${timeoutMs} ms`)), timeoutMs);
@@ -168,35 +175,22 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
    * its side. Returns how many stay undeleted: they come back after their visibility
    * timeout and meet the guard as duplicates.
    */
-  async function deleteChunk(records: SQSRecord[]): Promise<number> {
-    let pending = records;
-    let refused = 0;
-    try {
-      await retry(
-        async () => {
-          const { Failed = [] } = await sqs.send(
-            new DeleteMessageBatchCommand({
-              QueueUrl: queueUrl,
-              Entries: pending.map((record, i) => ({ Id: String(i), ReceiptHandle: record.receiptHandle })),
-            }),
-          );
-          refused += Failed.filter((f) => f.SenderFault).length;
-          pending = Failed.filter((f) => !f.SenderFault).map((f) => pending[Number(f.Id)] as SQSRecord);
-          if (pending.length > 0) throw new Error(`${pending.length} deletes failed`);
-        },
-        () => true,
-      );
-      pending = [];
-    } catch (error) {
-      logger.warn({ err: describeError(error), count: pending.length }, "acknowledged messages not deleted");
-    }
-    if (refused > 0) logger.warn({ count: refused }, "SQS refused to delete acknowledged messages");
-    return pending.length + refused;
-  }
-
   async function deleteAll(records: SQSRecord[]): Promise<number> {
     let notDeleted = 0;
-    for (let i = 0; i < records.length; i += 10) notDeleted += await deleteChunk(records.slice(i, i + 10));
+    for (let i = 0; i < records.length; i += MAX_BATCH_ENTRIES) {
+      const { refused, unsent } = await sendSqsBatch(
+        records.slice(i, i + MAX_BATCH_ENTRIES).map((record, j) => ({
+          Id: String(j),
+          ReceiptHandle: record.receiptHandle,
+        })),
+        (entries) => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries })),
+      );
+      if (unsent.length > 0)
+        logger.warn({ err: unsent[0]?.error, count: unsent.length }, "acknowledged messages not deleted");
+      if (refused.length > 0)
+        logger.warn({ count: refused.length }, "SQS refused to delete acknowledged messages");
+      notDeleted += unsent.length + refused.length;
+    }
     return notDeleted;
   }
 
@@ -205,7 +199,10 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
     const records = messages.map((message) => toLambdaRecord(message, queueArn, region));
     let verdict: ReturnType<typeof acknowledge>;
     try {
-      verdict = acknowledge(records, await invoke(handler, { Records: records }, timeoutMs));
+      verdict = acknowledge(
+        records,
+        await invoke(handler, { Records: records }, timeoutMs, options.handlerEnforcesTimeout === true),
+      );
     } catch (error) {
       verdict = { wholeBatchFailed: true, reason: describeError(error) };
     }

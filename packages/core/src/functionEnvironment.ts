@@ -1,0 +1,18 @@
+import { resources } from "./resources";
+
+/**
+ * The variables the deployment gives the worker function: infra/ sets exactly these on
+ * AWS, and the local function runtime sets them too, so what runs locally sees what
+ * deploys. Generic over the value type: on AWS the names are deploy-time outputs.
+ */
+export function workerEnvironment<T>(
+  names: { tableName: T; dlqUrl: T },
+  settings: { concurrency?: number | string | undefined; logLevel?: string | undefined } = {},
+): { TABLE_NAME: T; DLQ_URL: T; REWARDS_CONCURRENCY: string; LOG_LEVEL: string } {
+  return {
+    TABLE_NAME: names.tableName,
+    DLQ_URL: names.dlqUrl,
+    REWARDS_CONCURRENCY: String(settings.concurrency ?? resources.worker.concurrency),
+    LOG_LEVEL: settings.logLevel ?? "info",
+  };
+}

@@ -1,0 +1,91 @@
+import { decodeEvent, invocationDeadline } from "@rewards/core";
+import type { Context, SQSEvent } from "aws-lambda";
+import pLimit from "p-limit";
+import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
+import { type Group, planGroups } from "./planGroups";
+import { processMessage } from "./processMessage";
+import { clockOf, type WorkerDeps } from "./workerDeps";
+
+export interface BatchResult {
+  /** One per record, in input order. */
+  results: MessageResult[];
+  counts: Record<Outcome, number>;
+  /** The clock's reading when the batch started, and how long it ran. */
+  startedAt: number;
+  durationMs: number;
+}
+
+/** A context without a clock (a hand-written test event, say) means no deadline. */
+function remainingMs(context: Partial<Context> | undefined): number {
+  const remaining = context?.getRemainingTimeInMillis?.();
+  return typeof remaining === "number" && Number.isFinite(remaining) ? remaining : Number.POSITIVE_INFINITY;
+}
+
+async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promise<MessageResult[]> {
+  const clock = clockOf(deps);
+  const results: MessageResult[] = [];
+  let blocked = false;
+  for (const item of group.items) {
+    const base = { messageId: item.record.messageId, outcome: "failed" as const, attempts: 0 };
+    if (blocked) {
+      results.push({ ...base, cause: "fifo_blocked" });
+    } else if (clock() >= deadline) {
+      results.push({ ...base, cause: "deadline" });
+    } else {
+      const result = await processMessage(deps, item, deadline);
+      results.push(result);
+      blocked = group.stopOnFailure && result.outcome === "failed";
+    }
+  }
+  return results;
+}
+
+/** Groups finish in any order; results go back in the order the records came. */
+function inInputOrder(
+  records: ReadonlyArray<{ messageId: string }>,
+  results: readonly MessageResult[],
+): MessageResult[] {
+  const byId = new Map(results.map((result) => [result.messageId, result]));
+  return records.map((record) => byId.get(record.messageId) as MessageResult);
+}
+
+function countOutcomes(results: readonly MessageResult[]): Record<Outcome, number> {
+  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const result of results) counts[result.outcome]++;
+  return counts;
+}
+
+/**
+ * Runs a batch: decode, plan groups, run them with bounded concurrency under one deadline
+ * (the invocation's end less a safety margin, in whole ms) that bounds every AWS call. It
+ * never throws: if something unforeseen breaks the batch itself, every message is `failed`
+ * (redelivered), never dropped.
+ */
+export async function runBatch(
+  deps: WorkerDeps,
+  event: SQSEvent,
+  context?: Partial<Context>,
+): Promise<BatchResult> {
+  const clock = clockOf(deps);
+  const startedAt = clock();
+  const records = event.Records ?? [];
+  const deadline = invocationDeadline(startedAt, remainingMs(context), deps.safetyMarginMs);
+  let results: MessageResult[];
+  try {
+    const limit = pLimit(deps.concurrency);
+    const items = records.map((record) => ({ record, decoded: decodeEvent(record.body) }));
+    const grouped = await Promise.all(
+      planGroups(items).map((group) => limit(() => runGroup(deps, group, deadline))),
+    );
+    results = inInputOrder(records, grouped.flat());
+  } catch (error) {
+    deps.logger.error({ err: error }, "batch failed unexpectedly; every message will be redelivered");
+    results = records.map((record) => ({
+      messageId: record.messageId,
+      outcome: "failed",
+      attempts: 0,
+      cause: "unexpected",
+    }));
+  }
+  return { results, counts: countOutcomes(results), startedAt, durationMs: clock() - startedAt };
+}

@@ -1,0 +1,35 @@
+import {
+  type Environment,
+  type LogLevel,
+  logLevelSchema,
+  readConfig,
+  requiredText,
+  resources,
+  sdkVariables,
+  urlVariable,
+} from "@rewards/core";
+import { z } from "zod";
+
+/** The function's variables (the README's Configuration table, "worker"): nothing else is read. */
+const workerConfigSchema = z.object({
+  TABLE_NAME: requiredText().min(1, "must not be empty"),
+  DLQ_URL: urlVariable().optional(),
+  ...sdkVariables,
+  LOG_LEVEL: logLevelSchema.optional(),
+  /** Lambda's advanced logging controls set this; LOG_LEVEL wins when both are set. */
+  AWS_LAMBDA_LOG_LEVEL: logLevelSchema.optional(),
+  REWARDS_CONCURRENCY: z.coerce
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .max(1000, "must be at most 1000")
+    .default(resources.worker.concurrency),
+});
+
+export type WorkerConfig = z.output<typeof workerConfigSchema> & { logLevel: LogLevel };
+
+/** Throws ConfigError naming every bad variable. */
+export function readWorkerConfig(env: Environment): WorkerConfig {
+  const config = readConfig(workerConfigSchema, env);
+  return { ...config, logLevel: config.LOG_LEVEL ?? config.AWS_LAMBDA_LOG_LEVEL ?? "info" };
+}
