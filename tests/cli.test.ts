@@ -178,6 +178,7 @@ describe("rewards user, guard and dlq", () => {
       distinct: 1,
       byError: { invalid_json: 1 },
       byType: { "(unknown)": 1 },
+      byVerdict: { pay: 0, paid: 0, stale: 0, invalid: 1 },
     });
     const peek = await cli(["dlq", "peek", "--json"]);
     expect(JSON.parse(peek.stdout)).toMatchObject([{ error: "invalid_json", body: "{poison" }]);
@@ -193,6 +194,8 @@ describe("rewards user, guard and dlq", () => {
       notMatching: 0,
       parkedDuringReplay: 0,
       inFlightAtStart: 0,
+      skippedPaid: 0,
+      skipped: [],
     });
     expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(1);
     await processQueue();

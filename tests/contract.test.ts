@@ -111,7 +111,11 @@ describe("a Python producer (examples/python/publish.py) with the local stack's 
           id: `py-s${i}`,
           source: "/py",
           type: "streak.day",
-          data: { userId: "py-user", day: `2026-11-${String(i + 1).padStart(2, "0")}` },
+          // Recent days: older than the memory allows would be stale.
+          data: {
+            userId: "py-user",
+            day: new Date(Date.now() - (i + 1) * 86_400_000).toISOString().slice(0, 10),
+          },
         }),
       ),
     ];

@@ -17,7 +17,20 @@ function isAlive(pid: number): boolean {
 describe("rewards demo", () => {
   it("runs the whole system and exits 0 when every intent paid exactly once", async () => {
     const run = await runCli(
-      ["demo", "--events", "300", "--users", "20", "--seed", "3", "--fault-rate", "0.3", "--json"],
+      [
+        "demo",
+        "--events",
+        "300",
+        "--users",
+        "20",
+        "--seed",
+        "3",
+        "--fault-rate",
+        "0.3",
+        "--old",
+        "0.1",
+        "--json",
+      ],
       {},
     );
     expect(run.code).toBe(0);
@@ -26,7 +39,8 @@ describe("rewards demo", () => {
     };
     expect(report).toMatchObject({ ok: true, problems: [], published: 300, mismatches: [] });
     expect(report.paid).toBe(report.uniqueIntents);
-    expect(report.parked).toBe(report.poisonSent);
+    expect(report.parked).toBe((report.poisonSent as number) + (report.staleSent as number));
+    expect(report.staleSent).toBeGreaterThan(0);
     expect(report.parkedAgain).toBe(report.replayed);
     expect(report.expectedXp).toBe(report.actualXp);
     // The faults include transactions that committed while their answer was lost.

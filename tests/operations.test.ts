@@ -245,9 +245,80 @@ describe("the DLQ replay operators need", () => {
     await cliIn(env)(["dlq", "replay"]);
     const [replayed] = await receiveAll(sqsOf(env), env.QUEUE_URL as string);
     const received = replayed?.MessageAttributes ?? {};
-    expect(Object.keys(received).sort()).toEqual([...Object.keys(attributes), "rewards.replayCount"].sort());
+    expect(Object.keys(received).sort()).toEqual(
+      [...Object.keys(attributes), "rewards.replayCount", "rewards.firstSentAt"].sort(),
+    );
     expect(received.attr8?.StringValue).toBe("v8");
     expect(received["rewards.replayCount"]).toEqual({ DataType: "Number", StringValue: "1" });
+  });
+
+  it("--dry-run says what a replay would do to each message now; --skip-paid deletes only the already-paid", async ({
+    env,
+  }) => {
+    const user = `judged-${Date.now()}`;
+    const paidBody = eventBody("article.completed", { userId: user, articleSlug: "paid" });
+    // Paid once (its guard is alive), then a copy of it reaches the DLQ (say, the redrive policy moved it).
+    const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+    expect((await processBatch(deps, sqsEvent([sqsRecord(paidBody)]), lambdaContext())).counts.awarded).toBe(
+      1,
+    );
+    const bodies = {
+      pay: eventBody("article.completed", { userId: user, articleSlug: "new" }),
+      paid: paidBody,
+      stale: eventBody(
+        "article.completed",
+        { userId: user, articleSlug: "old" },
+        { time: new Date(Date.now() - 100 * 86_400_000).toISOString() },
+      ),
+      invalid: "{still not json",
+    };
+    const sqs = sqsOf(env);
+    const ids: Record<string, string> = {};
+    for (const [verdict, body] of Object.entries(bodies)) {
+      ids[verdict] = (await sqs.send(new SendMessageCommand({ QueueUrl: env.DLQ_URL, MessageBody: body })))
+        .MessageId as string;
+    }
+    const cli = cliIn(env);
+
+    const dry = JSON.parse((await cli(["dlq", "replay", "--dry-run", "--json"])).stdout);
+    expect(dry.verdicts).toEqual({ pay: 1, paid: 1, stale: 1, invalid: 1 });
+    expect(
+      Object.fromEntries(
+        dry.judged.map((j: { messageId: string; verdict: string }) => [j.verdict, j.messageId]),
+      ),
+    ).toEqual(ids);
+    expect(dry.judged.find((j: { verdict: string }) => j.verdict === "stale").reason).toMatch(
+      /^time .* is too old/,
+    );
+    expect((await queueCounts(sqs, env.DLQ_URL as string)).visible).toBe(4);
+    expect(JSON.parse((await cli(["dlq", "stats", "--json"])).stdout).byVerdict).toEqual(dry.verdicts);
+    const dryText = (await cli(["dlq", "replay", "--dry-run"])).stdout;
+    expect(dryText.split("\n")[0]).toBe(
+      "Replayed now, the matching messages would: 1 would pay, 1 already paid, 1 stale, 1 invalid.",
+    );
+
+    const skipping = JSON.parse((await cli(["dlq", "replay", "--skip-paid", "--json"])).stdout);
+    expect(skipping).toMatchObject({
+      replayed: 3,
+      skippedPaid: 1,
+      skipped: [{ messageId: ids.paid, intentKey: `${user}#paid#article.completed` }],
+      verdicts: { pay: 1, paid: 1, stale: 1, invalid: 1 },
+    });
+    expect((await queueCounts(sqs, env.DLQ_URL as string)).visible).toBe(0);
+    const replayed = await receiveAll(sqs, env.QUEUE_URL as string);
+    expect(replayed.map((m) => m.Body).sort()).toEqual([bodies.pay, bodies.stale, bodies.invalid].sort());
+  });
+
+  it("--native refuses while the DLQ holds an event without time and without rewards.firstSentAt", async ({
+    env,
+  }) => {
+    const body = eventBody("signup.completed", { userId: `native-${Date.now()}` }, { time: undefined });
+    await sqsOf(env).send(new SendMessageCommand({ QueueUrl: env.DLQ_URL, MessageBody: body }));
+    const run = await cliIn(env)(["dlq", "replay", "--native"]);
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toMatch(
+      /^rewards: --native would move 1 message\(s\) whose event has no time and that carry no rewards\.firstSentAt/,
+    );
   });
 
   it("--native says in one line that the local stack cannot do it", async ({ env }) => {

@@ -21,7 +21,9 @@ describe("seeded fault soak", () => {
         misparked: 0,
         kills: options.kills,
       });
-      expect(row.parked).toBe(row.poison);
+      expect(row.parked).toBe(row.poison + row.stale);
+      expect(row.staleParked).toBe(row.stale);
+      expect(row.stale).toBeGreaterThan(0);
       expect(row.faults.commitThenDrop).toBeGreaterThan(0);
       expect(row.redeliveries).toBeGreaterThan(0);
     },

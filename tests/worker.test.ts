@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:net";
-import { SQSClient } from "@aws-sdk/client-sqs";
+import { CreateQueueCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   createDynamoClient,
@@ -25,6 +25,8 @@ import {
   throttled,
 } from "@rewards/testing";
 import { createWorkerDeps, processBatch, type WorkerDeps } from "@rewards/worker";
+import type { SQSEvent } from "aws-lambda";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, vi } from "vitest";
 
 const it = stackTest();
@@ -227,6 +229,7 @@ describe("the batch worker against the local stack", () => {
     expect(Object.keys(liked).sort()).toEqual([
       "blob",
       "rewards.error",
+      "rewards.firstSentAt",
       "rewards.parkedAt",
       "rewards.reason",
       "rewards.sourceMessageId",
@@ -253,7 +256,7 @@ describe("the batch worker against the local stack", () => {
         id: "eb-1",
         "detail-type": type,
         source: "s",
-        time: "2026-11-29T10:00:00Z",
+        time: new Date().toISOString(),
         detail,
       });
     const poison = [sns("{not json"), eventBridge("article.liked", data)];
@@ -318,6 +321,23 @@ describe("the batch worker against the local stack", () => {
     const { response, results } = await processBatch(deps, sqsEvent([record]), lambdaContext());
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: record.messageId }]);
     expect(results[0]).toMatchObject({ outcome: "failed", cause: "park_failed", parkCode: "invalid_json" });
+    expect(results[0]?.detail).toMatch(/; not parked: DLQ_URL is not set$/);
+  });
+
+  it("a FIFO DLQ gets the message's group and its id for deduplication", async ({ env }) => {
+    const sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" });
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `t-${Date.now()}-dlq.fifo`, Attributes: { FifoQueue: "true" } }),
+    );
+    const deps = depsFor(env, { dlqUrl: QueueUrl });
+    const record = sqsRecord("{poison", { groupId: "g-1" });
+    const { results } = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(results[0]).toMatchObject({ outcome: "parked", parkCode: "invalid_json" });
+    const [parked] = await drain(sqs, QueueUrl as string);
+    expect(parked?.Attributes).toMatchObject({
+      MessageGroupId: "g-1",
+      MessageDeduplicationId: record.messageId,
+    });
   });
 
   it("a user whose xp is corrupted is parked as rejected; the rest of the batch is unaffected", async ({
@@ -425,10 +445,30 @@ describe("the batch worker against the local stack", () => {
     });
     await run(deps, [completed(newUser("emf"), "a"), "{"]);
     expect(lines).toHaveLength(1);
-    const metrics = JSON.parse(lines[0] as string);
-    expect(metrics._aws.CloudWatchMetrics[0].Namespace).toBe("Rewards");
-    expect(metrics._aws.Timestamp).toBe(start);
-    expect(metrics).toMatchObject({ awarded: 1, duplicate: 0, parked: 0, failed: 1, batchDuration: 63 });
+    expect(JSON.parse(lines[0] as string)).toEqual({
+      _aws: {
+        Timestamp: start,
+        CloudWatchMetrics: [
+          {
+            Namespace: "Rewards",
+            Dimensions: [["service"]],
+            Metrics: [
+              { Name: "awarded", Unit: "Count" },
+              { Name: "duplicate", Unit: "Count" },
+              { Name: "parked", Unit: "Count" },
+              { Name: "failed", Unit: "Count" },
+              { Name: "batchDuration", Unit: "Milliseconds" },
+            ],
+          },
+        ],
+      },
+      service: "rewards-worker",
+      awarded: 1,
+      duplicate: 0,
+      parked: 0,
+      failed: 1,
+      batchDuration: 63,
+    });
   });
 });
 
@@ -618,7 +658,10 @@ describe("retries at the HTTP boundary (every attempt recorded, the SDK's own re
     const user = newUser("throttled");
     const { results, response } = await run(deps, [completed(user, "a")]);
     expect(results[0]).toMatchObject({ outcome: "failed", cause: "transient", attempts: 4 });
-    expect(results[0]?.detail).toMatch(/^ThrottlingException/);
+    // Throttling is an answer: nothing was written, so nothing about a fate unknown.
+    expect(results[0]?.detail).toBe(
+      "ThrottlingException: Rate of requests exceeds the allowed throughput (injected)",
+    );
     expect(attempts).toHaveLength(4);
     expect(response.batchItemFailures).toHaveLength(1);
     expect(await xpOf(deps, user)).toBeUndefined();
@@ -641,6 +684,25 @@ describe("retries at the HTTP boundary (every attempt recorded, the SDK's own re
     expect(await xpOf(deps, user)).toBe(20);
   });
 
+  it("another message of a paid intent is a plain duplicate, even at the very instant the guard was written", async ({
+    env,
+  }) => {
+    const pinned = Date.now();
+    const deps = depsFor(env, { clock: () => pinned });
+    const user = newUser("same-instant");
+    const first = await processBatch(deps, sqsEvent([sqsRecord(completed(user, "a"))]), lambdaContext());
+    expect(first.results[0]).toMatchObject({ outcome: "awarded", attempts: 1 });
+    // Same intent, same clock reading, another message: its awardedAt matches, its message id does not.
+    const other = await processBatch(deps, sqsEvent([sqsRecord(completed(user, "a"))]), lambdaContext());
+    expect(other.results[0]).toEqual({
+      messageId: expect.any(String),
+      intentKey: intentKey([user, "a", "article.completed"]),
+      outcome: "duplicate",
+      attempts: 1,
+    });
+    expect(await xpOf(deps, user)).toBe(20);
+  });
+
   it("when every answer is lost the message is failed; its redelivery is a duplicate that says so", async ({
     env,
   }) => {
@@ -651,12 +713,131 @@ describe("retries at the HTTP boundary (every attempt recorded, the SDK's own re
     const user = newUser("all-lost");
     const record = sqsRecord(completed(user, "a"));
     const first = await processBatch(deps, sqsEvent([record]), lambdaContext());
-    expect(first.results[0]).toMatchObject({ outcome: "failed", cause: "transient" });
+    expect(first.results[0]).toMatchObject({ outcome: "failed", cause: "transient", attempts: 2 });
     expect(first.results[0]?.detail).toMatch(/fate is unknown/);
     dropping = false;
     const redelivery = await processBatch(deps, sqsEvent([record]), lambdaContext());
     expect(redelivery.results[0]).toMatchObject({ outcome: "duplicate" });
     expect(redelivery.results[0]?.detail).toMatch(/earlier delivery of this same message/);
     expect(await xpOf(deps, user)).toBe(20);
+  });
+});
+
+describe("the batch as a whole: its logs, its context, and what should never happen", () => {
+  function capturedLogger() {
+    const lines: Array<Record<string, unknown>> = [];
+    const logger = pino(
+      { level: "debug", base: null, timestamp: false },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    return { lines, logger };
+  }
+
+  it("logs a debug line per message, an error line for a configuration problem, and one info line per batch", async ({
+    env,
+  }) => {
+    const { lines, logger } = capturedLogger();
+    const deps = depsFor(env, { logger, dlqUrl: undefined });
+    const user = newUser("logged");
+    const records = [sqsRecord(completed(user, "a")), sqsRecord("{")];
+    const { results, durationMs } = await processBatch(deps, sqsEvent(records), lambdaContext());
+    expect(lines).toEqual([
+      { level: 20, ...results[0], msg: "message" },
+      { level: 20, ...results[1], msg: "message" },
+      { level: 30, size: 2, awarded: 1, duplicate: 0, parked: 0, failed: 1, durationMs, msg: "batch" },
+    ]);
+
+    const misconfigured = capturedLogger();
+    const wrongTable = depsFor(env, { logger: misconfigured.logger, tableName: "no-such-table" });
+    const failed = await processBatch(
+      wrongTable,
+      sqsEvent([sqsRecord(completed(user, "b"))]),
+      lambdaContext(),
+    );
+    expect(failed.results[0]).toMatchObject({ cause: "configuration" });
+    expect(misconfigured.lines[0]).toEqual({
+      level: 50,
+      ...failed.results[0],
+      msg: "configuration problem: fix the deployment",
+    });
+  });
+
+  it("without a context, or with one that has no clock, there is no deadline and everything is processed", async ({
+    env,
+  }) => {
+    const deps = depsFor(env);
+    const user = newUser("no-context");
+    const without = await processBatch(deps, sqsEvent([sqsRecord(completed(user, "a"))]));
+    const clockless = await processBatch(deps, sqsEvent([sqsRecord(completed(user, "b"))]), {});
+    expect([without.counts, clockless.counts]).toEqual([
+      { awarded: 1, duplicate: 0, parked: 0, failed: 0 },
+      { awarded: 1, duplicate: 0, parked: 0, failed: 0 },
+    ]);
+  });
+
+  it("a message is not started once the clock reads the deadline itself", async ({ env }) => {
+    const start = Date.now();
+    let reads = 0;
+    // 8 s left, a quarter (2 s) of margin: the deadline is start + 6000; the check reads it exactly.
+    const deps = depsFor(env, { clock: () => (reads++ === 0 ? start : start + 6000) });
+    const { results } = await processBatch(deps, sqsEvent([sqsRecord(completed(newUser("edge"), "a"))]), {
+      getRemainingTimeInMillis: () => 8000,
+    });
+    expect(results[0]).toEqual({
+      messageId: expect.any(String),
+      outcome: "failed",
+      attempts: 0,
+      cause: "deadline",
+    });
+  });
+
+  it("an event without records is an empty batch", async ({ env }) => {
+    const { response, results } = await processBatch(depsFor(env), {} as SQSEvent, lambdaContext());
+    expect(results).toEqual([]);
+    expect(response).toEqual({ batchItemFailures: [] });
+  });
+
+  it("if the batch itself breaks (here: an impossible concurrency), every message is failed for redelivery", async ({
+    env,
+  }) => {
+    const { lines, logger } = capturedLogger();
+    const deps = depsFor(env, { logger, concurrency: 0 });
+    const records = [sqsRecord(completed(newUser("broken-batch"), "a")), sqsRecord("{")];
+    const { results, response } = await processBatch(deps, sqsEvent(records), lambdaContext());
+    expect(results).toEqual(
+      records.map((r) => ({ messageId: r.messageId, outcome: "failed", attempts: 0, cause: "unexpected" })),
+    );
+    expect(response.batchItemFailures).toHaveLength(2);
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      msg: "batch failed unexpectedly; every message will be redelivered",
+      err: { type: "TypeError" },
+    });
+  });
+
+  it("an error nothing classified (a bug) fails the message for redelivery, and says what it was", async ({
+    env,
+  }) => {
+    const dynamo = createDynamoClient({ ...env, AWS_REGION: "us-east-1" });
+    // A guard returned in a shape nothing can read.
+    recordAttempts(dynamo, () => ({
+      kind: "fail",
+      error: () =>
+        Object.assign(new Error("Transaction cancelled"), {
+          name: "TransactionCanceledException",
+          CancellationReasons: [
+            { Code: "ConditionalCheckFailed", Item: { messageId: { NOPE: "x" } } },
+            { Code: "None" },
+          ],
+          $metadata: {},
+        }),
+    }));
+    const { results } = await run(depsFor(env, { dynamo }), [completed(newUser("bug"), "a")]);
+    expect(results[0]).toMatchObject({
+      outcome: "failed",
+      cause: "unexpected",
+      attempts: 0,
+      detail: "Unsupported type passed: NOPE",
+    });
   });
 });

@@ -42,6 +42,7 @@ else {
       "unique",
       "dups",
       "poison",
+      "stale (parked stale)",
       "faults",
       "redelivered",
       "parked (copies)",
@@ -64,6 +65,7 @@ else {
       r.uniqueIntents,
       r.duplicates,
       r.poison,
+      `${r.stale} (${r.staleParked})`,
       faults,
       r.redeliveries,
       `${r.parked} (${r.dlqCopies})`,
@@ -79,7 +81,7 @@ else {
 const bad = rows.filter((r) => !r.ok);
 process.stdout.write(
   bad.length === 0
-    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison message parked.\n`
+    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid.\n`
     : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained})`).join("; ")}\n`,
 );
 process.exit(bad.length === 0 ? 0 : 1);

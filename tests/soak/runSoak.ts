@@ -28,6 +28,9 @@ export interface SoakRow {
   uniqueIntents: number;
   duplicates: number;
   poison: number;
+  /** Events sent older than their rule's memory (replays of them included), and those parked as `stale`. */
+  stale: number;
+  staleParked: number;
   faults: Record<FaultKind, number>;
   /** Deliveries of a message SQS had delivered before (ApproximateReceiveCount > 1). */
   redeliveries: number;
@@ -141,6 +144,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       users: options.users ?? Math.max(10, Math.round(options.events / 50)),
       duplicates: 0.27,
       invalid: 0.02,
+      old: 0.03,
       seed: options.seed,
     });
     const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
@@ -192,7 +196,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       }
     }
 
-    const poisonBodies = new Set(traffic.messages.filter((m) => m.kind === "invalid").map((m) => m.body));
+    // Poison, and events older than their rule's memory: both belong in the DLQ, never paid.
+    const poisonBodies = new Set(
+      traffic.messages.filter((m) => m.kind === "invalid" || m.kind === "stale").map((m) => m.body),
+    );
     const dlq = await drain(sqs, stack.resources.dlqUrl);
     const parkedSources = new Set(
       dlq
@@ -200,6 +207,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
         .map((m) => m.MessageAttributes?.["rewards.sourceMessageId"]?.StringValue),
     );
     const dlqBodies = new Set(dlq.map((m) => m.Body ?? ""));
+    const staleParked = new Set(
+      dlq
+        .filter((m) => m.MessageAttributes?.["rewards.error"]?.StringValue === "stale")
+        .map((m) => m.MessageAttributes?.["rewards.sourceMessageId"]?.StringValue),
+    ).size;
     const unparked = [...poisonBodies].filter((body) => !dlqBodies.has(body)).length;
     const misparked = dlq.filter(
       (m) => !poisonBodies.has(m.Body ?? "") || !m.MessageAttributes?.["rewards.reason"]?.StringValue,
@@ -217,6 +229,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       uniqueIntents: traffic.uniqueIntents,
       duplicates: traffic.counts.duplicate,
       poison: traffic.counts.invalid,
+      stale: traffic.counts.stale,
+      staleParked,
       faults,
       redeliveries,
       parked: parkedSources.size,
@@ -236,7 +250,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       doublePaid === 0 &&
       unparked === 0 &&
       misparked === 0 &&
-      row.parked === row.poison;
+      row.parked === row.poison + row.stale &&
+      row.staleParked === row.stale;
     return row;
   } finally {
     for (const worker of workers) worker.kill("SIGKILL");

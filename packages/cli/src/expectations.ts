@@ -10,6 +10,7 @@ const expectationSchema = z.object({
   /** What was sent besides unique intents (absent in files from older versions). */
   duplicates: z.number().int().optional(),
   invalid: z.number().int().optional(),
+  stale: z.number().int().optional(),
   users: z.record(z.string(), z.number().int()),
 });
 

@@ -11,4 +11,8 @@ export interface Award {
   eventId: string;
   /** Seconds the guard lives (the rule's); undefined: kept forever. */
   guardTtlSeconds: number | undefined;
+  /** The event's `time` (RFC 3339), when it has one: how old it is decides whether it can be judged. */
+  time?: string | undefined;
+  /** The calendar day a rule's intent is about (`streak.day`'s `day`), which ages too. */
+  day?: string | undefined;
 }

@@ -50,8 +50,13 @@ export class AwardError extends Error {
   }
 }
 
-/** The existing guard that made item 0 fail (returned because the put asks for ALL_OLD). */
+/**
+ * The existing guard that made item 0 fail (returned because the put asks for ALL_OLD);
+ * undefined where an endpoint does not return it. Called for duplicates only, whose
+ * reasons always hold item 0.
+ */
 function existingGuard(error: unknown): { messageId?: unknown; awardedAt?: unknown } | undefined {
+  // Stryker disable next-line OptionalChaining: only a duplicate gets here, and a duplicate's reasons hold item 0
   const item = cancellationReasons(error)?.[0]?.Item;
   if (!item) return undefined;
   // lib-dynamodb does not unmarshall cancellation reasons: values arrive as { S: "…" }.

@@ -24,20 +24,16 @@ const LOG_LEVELS: Record<string, LogLevel> = {
 };
 
 /** `LOG_LEVEL` in any case, in pino's, Powertools' or Lambda's names. */
-export const logLevelSchema = z.string().transform((value, context): LogLevel => {
-  const level = LOG_LEVELS[value.toLowerCase()];
-  if (level) return level;
-  context.addIssue({
-    code: "custom",
-    message:
+export const logLevelSchema = z.preprocess(
+  (value) => LOG_LEVELS[String(value).toLowerCase()] ?? value,
+  z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], {
+    error:
       "must be one of TRACE, DEBUG, INFO, WARN (or WARNING), ERROR, CRITICAL (or FATAL), SILENT, in any case",
-  });
-  return z.NEVER;
-});
+  }),
+);
 
-/** A variable a consumer cannot start without. */
-export const requiredText = () =>
-  z.string({ error: (issue) => (issue.input === undefined ? "is required" : "must be text") });
+/** A variable a consumer cannot start without (environment values are text, or absent). */
+export const requiredText = () => z.string({ error: "is required" });
 
 export const urlVariable = () => z.url({ error: "must be a URL" });
 
@@ -83,7 +79,7 @@ export function readConfig<S extends z.ZodObject, K extends keyof z.output<S> = 
   const present = Object.fromEntries(
     Object.keys(schema.shape)
       .map((name) => [name, env[name]])
-      .filter(([, value]) => value !== undefined && value !== ""),
+      .filter(([, value]) => value !== ""),
   );
   const parsed = schema.safeParse(present);
   const problems = parsed.success

@@ -18,10 +18,10 @@ export function signalFor(deadline: Deadline, now: number = Date.now()): AbortSi
 
 /**
  * When an invocation with `remainingMs` left must stop starting work: `marginMs` before its
- * end, or a quarter of a short budget. Whole milliseconds, whatever the inputs.
+ * end, or a quarter of a short budget. Whole milliseconds, whatever the inputs; no end
+ * (Infinity) gives NO_DEADLINE.
  */
 export function invocationDeadline(startedAt: number, remainingMs: number, marginMs?: number): Deadline {
-  if (!Number.isFinite(remainingMs)) return NO_DEADLINE;
   const margin = marginMs ?? Math.min(DEFAULT_SAFETY_MARGIN_MS, remainingMs / 4);
   return Math.floor(startedAt + remainingMs - margin);
 }

@@ -3,7 +3,7 @@ import type { Award } from "./award";
 import { envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { type ParkReason, parkReason } from "./parkReason";
-import { type EventType, isEventType, keyPartsOf, rules } from "./rules";
+import { dayOf, type EventType, isEventType, keyPartsOf, rules } from "./rules";
 import { layerPrefix, unwrapEnvelope } from "./unwrapEnvelope";
 
 export type Decoded = { ok: true; award: Award } | { ok: false; park: ParkReason };
@@ -66,7 +66,7 @@ export function validateEvent(value: unknown): Validated {
   if (!envelope.success) {
     return { ok: false, code: "invalid_event", issues: toIssues(envelope.error.issues) };
   }
-  const { type, data, id } = envelope.data;
+  const { type, data, id, time } = envelope.data;
   if (!isEventType(type)) {
     return {
       ok: false,
@@ -74,13 +74,14 @@ export function validateEvent(value: unknown): Validated {
       issues: [{ path: "type", message: `no reward rule for type "${type}"` }],
     };
   }
-  return decodeData(type, data, id);
+  return decodeData(type, data, id, time);
 }
 
 function decodeData(
   type: EventType,
   data: unknown,
   eventId: string,
+  time: string | undefined,
 ): { ok: true; award: Award } | { ok: false; code: "invalid_event"; issues: EventIssue[] } {
   const rule = rules[type];
   const parsed = rule.schema.safeParse(data);
@@ -88,6 +89,7 @@ function decodeData(
     return { ok: false, code: "invalid_event", issues: toIssues(parsed.error.issues, ["data"]) };
   }
   const keyParts = keyPartsOf(type, parsed.data);
+  const day = dayOf(type, parsed.data);
   return {
     ok: true,
     award: {
@@ -97,6 +99,8 @@ function decodeData(
       amount: rule.xp,
       eventId,
       guardTtlSeconds: rule.guardTtlSeconds,
+      ...(time === undefined ? {} : { time }),
+      ...(day === undefined ? {} : { day }),
     },
   };
 }

@@ -13,7 +13,6 @@ export function createDynamoClient(
     credentials: credentials(config),
     ...clientDefaults(options, 2),
   });
-  return DynamoDBDocumentClient.from(client, {
-    marshallOptions: { removeUndefinedValues: true },
-  });
+  // Every item and value we write is built without undefined fields, which marshalling refuses.
+  return DynamoDBDocumentClient.from(client);
 }

@@ -13,10 +13,14 @@ export const envelopeSchema = z.object({
     "the emission's id: logged and stored on the guard, never used for deduplication",
   ),
   source: text(1, 256).describe("the producer, e.g. /reader/web"),
-  type: text(1, 256).describe("the event type; one of the reward rules"),
+  type: text(1, 256),
   time: z
     .string()
-    .regex(new RegExp(RFC3339_PATTERN), "must be an RFC 3339 date-time, e.g. 2026-11-29T10:00:00Z")
+    // Not a date-time at all: say that alone (not also "not a real calendar date").
+    .regex(new RegExp(RFC3339_PATTERN), {
+      error: "must be an RFC 3339 date-time, e.g. 2026-11-29T10:00:00Z",
+      abort: true,
+    })
     .refine(isRfc3339DateTime, "must be a real calendar date and time")
     .optional()
     .describe("when it happened (RFC 3339); optional"),

@@ -24,6 +24,14 @@ export {
 export { createDynamoClient } from "./dynamoClient";
 export { type Envelope, userIdSchema } from "./envelope";
 export { eventJsonSchema, eventSchemaFor } from "./eventJsonSchema";
+export {
+  type EventTime,
+  eventTimeOf,
+  firstSentAtOf,
+  judgeEventTime,
+  MAX_AHEAD_MS,
+  type QueueTimes,
+} from "./eventTime";
 export { workerEnvironment } from "./functionEnvironment";
 export { PROFILE_UPDATE, planGuardTransaction } from "./guardTransaction";
 export { guardKey, intentKey, MAX_INTENT_KEY_BYTES, profileKey } from "./intentKey";
@@ -39,7 +47,7 @@ export {
 export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
-export { RFC3339_PATTERN } from "./rfc3339";
+export { epochMsOfRfc3339, RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
 export { clientDefaults, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";

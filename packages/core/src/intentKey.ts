@@ -14,8 +14,9 @@ function escapePart(part: string): string {
  */
 export function intentKey(parts: readonly string[]): string {
   const key = parts.map(escapePart).join("#");
-  if (Buffer.byteLength(key, "utf8") <= MAX_INTENT_KEY_BYTES) return key;
-  return `sha256:${createHash("sha256").update(key, "utf8").digest("base64url")}`;
+  // Buffer and Hash take text as UTF-8 (the key's bytes are its UTF-8 bytes).
+  if (Buffer.byteLength(key) <= MAX_INTENT_KEY_BYTES) return key;
+  return `sha256:${createHash("sha256").update(key).digest("base64url")}`;
 }
 
 const GUARD_PK_PREFIX = "IDEM#";

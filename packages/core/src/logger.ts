@@ -16,9 +16,10 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions = {}): Logger {
   return pino(
     {
-      name: options.name ?? "rewards",
       level: options.level ?? "info",
-      base: null,
+      // Only the name on every line (pino's default base adds pid and hostname, and a
+      // `name` option is dropped when `base` is null).
+      base: { name: options.name ?? "rewards" },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination,

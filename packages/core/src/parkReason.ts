@@ -1,5 +1,5 @@
 /** Why a message can never succeed; the value of the `rewards.error` DLQ attribute. */
-export type ParkCode = "invalid_json" | "invalid_event" | "unknown_type" | "rejected";
+export type ParkCode = "invalid_json" | "invalid_event" | "unknown_type" | "stale" | "rejected";
 
 export interface ParkReason {
   code: ParkCode;

@@ -11,6 +11,11 @@ export const PARK_ATTRIBUTES = {
   reason: "rewards.reason",
   sourceMessageId: "rewards.sourceMessageId",
   parkedAt: "rewards.parkedAt",
+  /**
+   * When the event first entered the queue (ISO): what its age is judged by when it has no
+   * `time`. Kept through a replay and a re-park, so a replayed copy never looks new.
+   */
+  firstSentAt: "rewards.firstSentAt",
   /** The originals that did not fit beside ours, as JSON; replay restores them. */
   overflow: "rewards.overflow",
   /** Set by `rewards dlq replay` on the main queue, kept through a re-park, incremented per replay. */
@@ -26,6 +31,8 @@ export interface ParkSource {
   attributes: Attributes;
   /** Its FIFO message group, if any. */
   groupId?: string | undefined;
+  /** When it first entered the queue (ISO), if known: see PARK_ATTRIBUTES.firstSentAt. */
+  firstSentAt?: string | undefined;
 }
 
 export interface DlqMessage {
@@ -40,7 +47,8 @@ export class TooLargeToPark extends Error {
   override readonly name = "TooLargeToPark";
 }
 
-const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
+/** UTF-8 bytes (Buffer.byteLength's default encoding). */
+const utf8 = (text: string) => Buffer.byteLength(text);
 const string = (value: string): MessageAttributeValue => ({ DataType: "String", StringValue: value });
 
 /** JSON for `rewards.overflow`: binary values as base64, so they survive the round trip. */
@@ -82,13 +90,16 @@ export function originalAttributes(attributes: Attributes): Attributes {
 
 /**
  * What a replayed message is sent with: its original attributes (those kept in
- * `rewards.overflow` restored) and a `rewards.replayCount` one higher than before.
+ * `rewards.overflow` restored), a `rewards.replayCount` one higher than before, and
+ * `rewards.firstSentAt` — when the event first entered the queue (`firstSentAt`, from the
+ * parked copy's attribute or, for a copy the redrive policy moved, its SentTimestamp).
  */
-export function replayAttributes(attributes: Attributes): Attributes {
+export function replayAttributes(attributes: Attributes, firstSentAt?: string): Attributes {
   const previous = Number(attributes[PARK_ATTRIBUTES.replayCount]?.StringValue ?? 0);
   return {
     ...originalAttributes(attributes),
     [PARK_ATTRIBUTES.replayCount]: { DataType: "Number", StringValue: String((previous || 0) + 1) },
+    ...(firstSentAt ? { [PARK_ATTRIBUTES.firstSentAt]: string(firstSentAt) } : {}),
   };
 }
 
@@ -112,8 +123,9 @@ function clipBytes(text: string, bytes: number): string {
  * `rewards.overflow`. Size: SQS allows 1 MiB for body plus attributes. When everything does
  * not fit, the overflow goes first, then originals from the last, then the reason is
  * shortened (and says what was dropped) — `parkedAt` and `replayCount` go before it would;
- * `rewards.error` and `rewards.sourceMessageId` always go. Throws TooLargeToPark when even
- * those two do not fit: the message is `failed`, and the redrive policy moves it.
+ * `firstSentAt` goes only when even without a reason nothing else fits; `rewards.error` and
+ * `rewards.sourceMessageId` always go. Throws TooLargeToPark when even those two do not
+ * fit: the message is `failed`, and the redrive policy moves it.
  */
 export function buildParkedMessage(
   source: ParkSource,
@@ -127,13 +139,21 @@ export function buildParkedMessage(
     [PARK_ATTRIBUTES.error]: string(park.code),
     [PARK_ATTRIBUTES.sourceMessageId]: string(source.messageId),
   };
+  let lasting: Attributes = source.firstSentAt
+    ? { [PARK_ATTRIBUTES.firstSentAt]: string(source.firstSentAt) }
+    : {};
   let extras: Attributes = {
     [PARK_ATTRIBUTES.parkedAt]: string(now.toISOString()),
     ...(replayCount ? { [PARK_ATTRIBUTES.replayCount]: replayCount } : {}),
   };
   const originals = Object.entries(source.attributes).filter(([name]) => !name.startsWith(OURS));
   // One place for the reason, one for the overflow when it is needed.
-  const room = MAX_MESSAGE_ATTRIBUTES - Object.keys(required).length - Object.keys(extras).length - 1;
+  const room =
+    MAX_MESSAGE_ATTRIBUTES -
+    Object.keys(required).length -
+    Object.keys(lasting).length -
+    Object.keys(extras).length -
+    1;
   let direct = originals.length <= room ? originals : originals.slice(0, room - 1);
   let overflow = originals.length <= room ? [] : originals.slice(room - 1);
   const dropped: string[] = [];
@@ -148,11 +168,13 @@ export function buildParkedMessage(
     ...(overflow.length > 0 ? { [PARK_ATTRIBUTES.overflow]: string(encodeOverflow(overflow)) } : {}),
     ...required,
     ...(reason ? { [PARK_ATTRIBUTES.reason]: string(reason) } : {}),
+    ...lasting,
     ...extras,
   });
   const fits = (attributes: Attributes) => messageSize(body, attributes) <= MAX_MESSAGE_BYTES;
 
-  while (!fits(assemble(reasonText())) && (overflow.length > 0 || direct.length > 0)) {
+  // There is an overflow only beside direct originals, so this runs while anything can go.
+  while (direct.length > 0 && !fits(assemble(reasonText()))) {
     if (overflow.length > 0) {
       dropped.push(...overflow.map(([name]) => name));
       overflow = [];
@@ -168,11 +190,15 @@ export function buildParkedMessage(
     const overhead = utf8(PARK_ATTRIBUTES.reason) + utf8("String");
     return assemble(clipBytes(reasonText(), spare - overhead) || undefined);
   };
-  let attributes = assemble(reasonText());
-  if (!fits(attributes)) attributes = withClippedReason();
-  if (!fits(attributes) || !attributes[PARK_ATTRIBUTES.reason]) {
+  let attributes = withClippedReason();
+  if (!attributes[PARK_ATTRIBUTES.reason]) {
     // The reason says more than parkedAt and replayCount: those go before it does.
     extras = {};
+    attributes = withClippedReason();
+  }
+  if (!fits(attributes)) {
+    // Without firstSentAt a replay of an event with no time would look new: it goes last.
+    lasting = {};
     attributes = withClippedReason();
   }
   if (!fits(attributes)) {

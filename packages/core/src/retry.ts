@@ -1,4 +1,3 @@
-import { setTimeout as delay } from "node:timers/promises";
 import { type Deadline, NO_DEADLINE } from "./deadline";
 
 export interface RetryPolicy {
@@ -56,7 +55,7 @@ export async function retry<T>(
   options: RetryOptions,
 ): Promise<T> {
   const policy = options.policy ?? DEFAULT_RETRY_POLICY;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = options.random ?? Math.random;
   const clock = options.clock ?? Date.now;
   const stopAt = Math.min(clock() + policy.maxElapsedMs, options.deadline ?? NO_DEADLINE);

@@ -43,6 +43,8 @@ export const rules = {
     schema: z.object({ userId: userIdSchema, day: calendarDay }),
     xp: 10,
     keyParts: (data: { userId: string; day: string }) => [data.userId, data.day, "streak.day"],
+    /** The intent is one calendar day, which ages like the event's time (docs/events.md, "Event time"). */
+    day: (data: { day: string }) => data.day,
     guardTtlSeconds: 90 * DAY_SECONDS,
   },
   "signup.completed": {
@@ -69,4 +71,10 @@ export function isEventType(type: string): type is EventType {
  */
 export function keyPartsOf(type: EventType, validatedData: unknown): string[] {
   return (rules[type].keyParts as (data: unknown) => string[])(validatedData);
+}
+
+/** The calendar day the intent is about, for rules whose intent is a day (`streak.day`). */
+export function dayOf(type: EventType, validatedData: unknown): string | undefined {
+  const rule = rules[type];
+  return "day" in rule ? rule.day(validatedData as { day: string }) : undefined;
 }

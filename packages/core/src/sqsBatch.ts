@@ -75,13 +75,15 @@ export async function sendSqsBatch<T extends SqsBatchEntry, S extends { Id?: str
     async (pending) => {
       const byId = new Map(pending.map((entry) => [entry.Id, entry]));
       const response = await send(pending);
+      // Stryker disable next-line ArrayDeclaration: an absent list and a list of unknown ids add nothing alike
       for (const result of response.Successful ?? []) {
-        const entry = byId.get(result.Id ?? "");
+        const entry = byId.get(String(result.Id));
         if (entry) report.succeeded.push({ entry, result });
       }
       const again: T[] = [];
+      // Stryker disable next-line ArrayDeclaration: an absent list and a list of unknown ids add nothing alike
       for (const failed of response.Failed ?? []) {
-        const entry = byId.get(failed.Id ?? "");
+        const entry = byId.get(String(failed.Id));
         if (!entry) continue;
         const reason = `${failed.Code}: ${failed.Message ?? "no message"}`;
         if (failed.SenderFault) report.refused.push({ entry, error: reason });
@@ -97,7 +99,8 @@ export async function sendSqsBatch<T extends SqsBatchEntry, S extends { Id?: str
   for (const entry of remainder) {
     report.unsent.push({
       entry,
-      error: lastErrors.get(entry.Id) ?? (error === undefined ? "not sent" : describeError(error)),
+      // What SQS said of the entry; else why the whole call failed (a remainder always has one or the other).
+      error: lastErrors.get(entry.Id) ?? describeError(error),
     });
   }
   return report;

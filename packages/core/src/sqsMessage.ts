@@ -9,7 +9,8 @@ export const MAX_BATCH_ENTRIES = 10;
 /** Message attributes in the SDK's shape (binary values as bytes). */
 export type Attributes = Record<string, MessageAttributeValue>;
 
-const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
+/** UTF-8 bytes (Buffer.byteLength's default encoding). */
+const utf8 = (text: string) => Buffer.byteLength(text);
 
 /**
  * Bytes SQS counts: the body, and each attribute's name, data type and value. Binary values

@@ -30,7 +30,7 @@ function fromEventBridge(value: Record<string, unknown>): unknown {
     id: value.id,
     source: value.source,
     type: value["detail-type"],
-    ...(value.time !== undefined ? { time: value.time } : {}),
+    time: value.time,
     data: value.detail,
   };
 }

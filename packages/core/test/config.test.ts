@@ -2,16 +2,18 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConfigError, logLevelSchema, readConfig, requiredText, sdkVariables, urlVariable } from "../src";
 
-const schema = z.object({
-  TABLE_NAME: requiredText().min(1, "must not be empty"),
-  QUEUE_URL: urlVariable().optional(),
-  ...sdkVariables,
-  LOG_LEVEL: logLevelSchema.default("info"),
-});
+// Built inside each test: a schema helper that cannot build fails a test, not the whole file.
+const schema = () =>
+  z.object({
+    TABLE_NAME: requiredText(),
+    QUEUE_URL: urlVariable().optional(),
+    ...sdkVariables,
+    LOG_LEVEL: logLevelSchema.default("info"),
+  });
 
 describe("readConfig", () => {
   it("reads only the schema's variables, with their defaults", () => {
-    expect(readConfig(schema, { TABLE_NAME: "t", UNRELATED: "x", REWARDS_CONCURRENCY: "0" })).toEqual({
+    expect(readConfig(schema(), { TABLE_NAME: "t", UNRELATED: "x", REWARDS_CONCURRENCY: "0" })).toEqual({
       TABLE_NAME: "t",
       AWS_REGION: "us-east-1",
       LOG_LEVEL: "info",
@@ -21,7 +23,7 @@ describe("readConfig", () => {
   it("names every bad variable in one error", () => {
     let error: unknown;
     try {
-      readConfig(schema, { QUEUE_URL: "not a url", LOG_LEVEL: "loud", TABLE_NAME: "" });
+      readConfig(schema(), { QUEUE_URL: "not a url", LOG_LEVEL: "loud", TABLE_NAME: "" });
     } catch (caught) {
       error = caught;
     }
@@ -33,8 +35,36 @@ describe("readConfig", () => {
     expect(message).toContain("TABLE_NAME is required");
   });
 
+  it("an empty value counts as unset", () => {
+    expect(readConfig(schema(), { TABLE_NAME: "t", QUEUE_URL: "", LOG_LEVEL: "" })).toEqual({
+      TABLE_NAME: "t",
+      AWS_REGION: "us-east-1",
+      LOG_LEVEL: "info",
+    });
+  });
+
+  it("a required variable that is present but bad, or required twice, is named once", () => {
+    const problems = (env: Record<string, string>, required: Array<"QUEUE_URL" | "TABLE_NAME">) => {
+      try {
+        readConfig(schema(), env, required);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ TABLE_NAME: "t", QUEUE_URL: "bad" }, ["QUEUE_URL"])).toEqual([
+      { variable: "QUEUE_URL", problem: "must be a URL" },
+    ]);
+    expect(problems({}, ["TABLE_NAME"])).toEqual([{ variable: "TABLE_NAME", problem: "is required" }]);
+    expect(problems({ TABLE_NAME: "t", LOG_LEVEL: "loud" }, ["QUEUE_URL"]).map((p) => p.variable)).toEqual([
+      "LOG_LEVEL",
+      "QUEUE_URL",
+    ]);
+    expect(problems({ TABLE_NAME: "t", QUEUE_URL: "https://q" }, ["QUEUE_URL", "TABLE_NAME"])).toEqual([]);
+  });
+
   it("a caller can require an optional variable", () => {
-    expect(() => readConfig(schema, { TABLE_NAME: "t" }, ["QUEUE_URL"])).toThrow(
+    expect(() => readConfig(schema(), { TABLE_NAME: "t" }, ["QUEUE_URL"])).toThrow(
       "invalid configuration: QUEUE_URL is required",
     );
   });
@@ -57,7 +87,7 @@ describe("LOG_LEVEL", () => {
   });
 
   it("anything else names the spellings it takes", () => {
-    expect(() => readConfig(schema, { TABLE_NAME: "t", LOG_LEVEL: "loud" })).toThrow(
+    expect(() => readConfig(schema(), { TABLE_NAME: "t", LOG_LEVEL: "loud" })).toThrow(
       "LOG_LEVEL must be one of TRACE, DEBUG, INFO, WARN (or WARNING), ERROR, CRITICAL (or FATAL), SILENT, in any case",
     );
   });

@@ -42,6 +42,8 @@ describe("decodeEvent", () => {
         amount,
         eventId: "evt-01JDX3",
         guardTtlSeconds: ttl,
+        time: "2026-11-29T10:00:00Z",
+        ...(type === "streak.day" ? { day: "2026-11-29" } : {}),
       },
     });
   });
@@ -212,5 +214,34 @@ describe("decodeEvent", () => {
     expect([...reason].length).toBe(1000);
     expect(reason.endsWith("…")).toBe(true);
     expect(parkReason("invalid_event", "short").reason).toBe("short");
+    const exactly = "é".repeat(1000);
+    expect(parkReason("invalid_event", exactly).reason).toBe(exactly);
+  });
+
+  it("names every problem, separated by semicolons, and the time's exact fault", () => {
+    expect(decodeEvent(event("article.shared", { channel: "x" }))).toEqual({
+      ok: false,
+      park: {
+        code: "invalid_event",
+        reason:
+          "data.userId: Invalid input: expected string, received undefined; data.articleSlug: Invalid input: expected string, received undefined",
+      },
+    });
+    expect(decodeEvent(event("signup.completed", { userId: "u" }, { time: "yesterday" }))).toMatchObject({
+      park: { reason: "time: must be an RFC 3339 date-time, e.g. 2026-11-29T10:00:00Z" },
+    });
+    expect(
+      decodeEvent(event("signup.completed", { userId: "u" }, { time: "2026-02-30T10:00:00Z" })),
+    ).toMatchObject({ park: { reason: "time: must be a real calendar date and time" } });
+  });
+
+  it("a body of JSON null, or an EventBridge detail of null, is an invalid event, not a crash", () => {
+    expect(decodeEvent("null")).toMatchObject({ ok: false, park: { code: "invalid_event" } });
+    expect(
+      decodeEvent(JSON.stringify({ "detail-type": "signup.completed", source: "s", id: "i", detail: null })),
+    ).toEqual({
+      ok: false,
+      park: { code: "invalid_event", reason: "in the EventBridge event: detail: must be an object" },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEvent } from "../src";
+import { decodeEvent, unwrapEnvelope } from "../src";
 
 const event = {
   specversion: "1.0",
@@ -92,5 +92,26 @@ describe("wrapped events: SNS notifications and EventBridge events", () => {
     const decoded = decodeEvent(body);
     expect(decoded).toMatchObject({ ok: false, park: { code } });
     if (!decoded.ok) expect(decoded.park.reason).toMatch(reason);
+  });
+
+  it("a raw event is never taken for a wrapper: an SNS Type other than Notification, or a detail without detail-type", () => {
+    const inner = JSON.stringify({ ...event, data: { userId: "someone-else", articleSlug: "other" } });
+    const lookalikes = [
+      { ...event, Message: inner },
+      { ...event, Type: "SubscriptionConfirmation", Message: inner },
+      { ...event, detail: { userId: "someone-else", articleSlug: "other" } },
+    ];
+    for (const body of lookalikes) {
+      expect(decodeEvent(JSON.stringify(body))).toMatchObject({ ok: true, award: { intentKey: KEY } });
+    }
+    expect(unwrapEnvelope({ ...event, Message: inner })).toEqual({
+      ok: true,
+      event: { ...event, Message: inner },
+      layers: [],
+    });
+    expect(unwrapEnvelope({ "detail-type": "article.completed", detail: event.data })).toMatchObject({
+      ok: true,
+      layers: ["eventbridge"],
+    });
   });
 });

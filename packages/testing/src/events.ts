@@ -11,7 +11,8 @@ export function eventBody(
     id: `evt-${randomUUID()}`,
     source: "/tests",
     type,
-    time: "2026-11-29T10:00:00Z",
+    // Now: test events are always young enough to be judged (docs/events.md, "Event time").
+    time: new Date().toISOString(),
     datacontenttype: "application/json",
     data,
     ...overrides,

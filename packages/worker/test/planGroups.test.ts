@@ -40,4 +40,12 @@ describe("planGroups", () => {
       { key: "fifo:g2", ids: ["2"], stopOnFailure: true },
     ]);
   });
+
+  it("a batch with any FIFO record follows FIFO's rules (one event source reads one queue)", () => {
+    const records = [
+      sqsRecord(completed("ann", "a"), { messageId: "1" }),
+      sqsRecord(completed("bob", "a"), { messageId: "2", groupId: "g", queueArn: FIFO_ARN }),
+    ];
+    expect(groupsOf(records).map((g) => g.stopOnFailure)).toEqual([true, true]);
+  });
 });

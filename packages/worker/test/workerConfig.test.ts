@@ -39,6 +39,10 @@ describe("the worker's configuration", () => {
     expect(() => readWorkerConfig({ TABLE_NAME: "t", REWARDS_CONCURRENCY: "2.5" })).toThrow(
       /REWARDS_CONCURRENCY must be a whole number/,
     );
+    expect(() => readWorkerConfig({ TABLE_NAME: "t", REWARDS_CONCURRENCY: "1001" })).toThrow(
+      "invalid configuration: REWARDS_CONCURRENCY must be at most 1000",
+    );
+    expect(readWorkerConfig({ TABLE_NAME: "t", REWARDS_CONCURRENCY: "1000" }).REWARDS_CONCURRENCY).toBe(1000);
   });
 
   it("logs at LOG_LEVEL in any spelling, else at Lambda's AWS_LAMBDA_LOG_LEVEL, else at info", () => {
@@ -49,5 +53,6 @@ describe("the worker's configuration", () => {
     expect(levelOf({ LOG_LEVEL: "error", AWS_LAMBDA_LOG_LEVEL: "DEBUG" })).toBe("error");
     expect(levelOf({ LOG_LEVEL: "CRITICAL" })).toBe("fatal");
     expect(levelOf({})).toBe("info");
+    expect(createWorkerDeps({ TABLE_NAME: "t" }).logger.bindings()).toEqual({ name: "rewards-worker" });
   });
 });

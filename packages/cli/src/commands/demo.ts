@@ -11,6 +11,7 @@ interface DemoCommandOptions {
   users: number;
   duplicates: number;
   invalid: number;
+  old: number;
   seed: number;
   faultRate: number;
   timeout?: number;
@@ -27,6 +28,12 @@ export function registerDemo(program: Command): void {
     .option("--users <n>", "distinct users", integer(1), 100)
     .option("--duplicates <ratio>", "share repeating an earlier intent", ratio, 0.25)
     .option("--invalid <ratio>", "share of poison messages", ratio, 0.02)
+    .option(
+      "--old <ratio>",
+      "share of events dated near and past their rule's memory, or without a time (some stale, never paid)",
+      ratio,
+      0.02,
+    )
     .option("--seed <n>", "seed for traffic and faults", integer(0), 1)
     .option(
       "--fault-rate <ratio>",
@@ -71,11 +78,11 @@ export function registerDemo(program: Command): void {
       if (options.json) printJson(report);
       else {
         printPairs({
-          published: `${report.published} (${report.duplicatesSent} repeating an intent, ${report.poisonSent} poison)`,
+          published: `${report.published} (${report.duplicatesSent} repeating an intent, ${report.poisonSent} poison, ${report.staleSent} stale)`,
           "unique intents": report.uniqueIntents,
           "paid (table)": report.paid,
           "outcomes: awarded / duplicate": `${report.awarded} / ${report.duplicates}`,
-          "in the DLQ after processing": `${report.parked} (${report.poisonSent} poison sent)`,
+          "in the DLQ after processing": `${report.parked} (${report.poisonSent} poison + ${report.staleSent} stale sent)`,
           "replayed / back in the DLQ": `${report.replayed} / ${report.parkedAgain}`,
           "faults injected": Object.entries(report.faults)
             .filter(([, n]) => n > 0)

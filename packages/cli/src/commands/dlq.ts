@@ -4,11 +4,12 @@ import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { dlqStats, peekDlq } from "../dlq/inspect";
 import { describeReplay, replayDlq, replayNative } from "../dlq/replay";
+import { type ReplayVerdict, VERDICT_WORDS } from "../dlq/replayVerdict";
 import { integer, rate } from "../options";
 import { printJson, printPairs, printTable } from "../output";
 import { type Progress, progressBar } from "../progress";
 
-const ERROR_CODES = ["invalid_json", "invalid_event", "unknown_type", "rejected", "redriven"];
+const ERROR_CODES = ["invalid_json", "invalid_event", "unknown_type", "stale", "rejected", "redriven"];
 
 interface ReplayCommandOptions {
   type?: string;
@@ -17,6 +18,7 @@ interface ReplayCommandOptions {
   max?: number;
   rate?: number;
   dryRun?: boolean;
+  skipPaid?: boolean;
   native?: boolean;
   json?: boolean;
 }
@@ -27,7 +29,7 @@ export function registerDlq(program: Command): void {
   dlq
     .command("stats")
     .description(
-      "how many messages are parked (copies, and distinct source messages), by rewards.error and by event type",
+      "how many messages are parked (copies, and distinct source messages), by rewards.error, by event type, and by what a replay would do now (reads the guards in TABLE_NAME)",
     )
     .option(
       "--sample <n>",
@@ -37,8 +39,13 @@ export function registerDlq(program: Command): void {
     )
     .option("--json", "print JSON")
     .action(async (options: { sample: number; json?: boolean }) => {
-      const config = commandConfig("DLQ_URL");
-      const stats = await dlqStats(clientsFor(config).sqs, config.DLQ_URL, options.sample);
+      const config = commandConfig("DLQ_URL", "TABLE_NAME");
+      const { sqs, dynamo } = clientsFor(config);
+      const stats = await dlqStats(sqs, config.DLQ_URL, options.sample, {
+        dynamo,
+        tableName: config.TABLE_NAME,
+        now: Date.now(),
+      });
       if (options.json) return printJson(stats);
       printPairs({
         "parked (copies)": stats.visible,
@@ -50,6 +57,9 @@ export function registerDlq(program: Command): void {
           .join(", "),
         "by event type": Object.entries(stats.byType)
           .map(([k, n]) => `${k} ${n}`)
+          .join(", "),
+        "a replay now would": (Object.entries(stats.byVerdict) as Array<[ReplayVerdict, number]>)
+          .map(([verdict, n]) => `${VERDICT_WORDS[verdict]} ${n}`)
           .join(", "),
       });
     });
@@ -80,14 +90,22 @@ export function registerDlq(program: Command): void {
     .option("--user <userId>", "only events of this user")
     .option("--max <n>", "at most this many messages", integer(1))
     .option("--rate <n/s>", "at most this many sends per second", rate)
-    .option("--dry-run", "show what would move, move nothing")
+    .option(
+      "--dry-run",
+      "move nothing; say what a replay would do to each message now (pay, already paid, stale, invalid; reads TABLE_NAME)",
+    )
+    .option(
+      "--skip-paid",
+      "delete copies whose intent is already paid (guard present and unexpired) instead of sending them (reads TABLE_NAME)",
+    )
     .option("--native", "use SQS's own redrive (StartMessageMoveTask): all messages, no filters, on AWS only")
     .option("--json", "print JSON")
     .action(async (options: ReplayCommandOptions) => {
       if (options.error !== undefined && !ERROR_CODES.includes(options.error))
         throw new CliError(`--error must be one of ${ERROR_CODES.join(", ")}`, 2);
-      const config = commandConfig("DLQ_URL", "QUEUE_URL");
-      const { sqs } = clientsFor(config);
+      const judging = options.dryRun === true || options.skipPaid === true;
+      const config = commandConfig("DLQ_URL", "QUEUE_URL", ...(judging ? (["TABLE_NAME"] as const) : []));
+      const { sqs, dynamo } = clientsFor(config);
       let bar: Progress | undefined;
       const onProgress = options.json
         ? undefined
@@ -96,9 +114,9 @@ export function registerDlq(program: Command): void {
             bar.update(done);
           };
       if (options.native) {
-        if (options.type || options.error || options.user || options.max || options.dryRun)
+        if (options.type || options.error || options.user || options.max || judging)
           throw new CliError(
-            "--native moves every message: it takes no --type, --error, --user, --max or --dry-run",
+            "--native moves every message: it takes no --type, --error, --user, --max, --dry-run or --skip-paid",
             2,
           );
         const moved = await replayNative(sqs, config.DLQ_URL, config.QUEUE_URL, {
@@ -110,7 +128,13 @@ export function registerDlq(program: Command): void {
         else process.stdout.write(`${moved.moved} moved by SQS (${moved.status})\n`);
         return;
       }
-      const report = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL, { ...options, onProgress });
+      const report = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL, {
+        ...options,
+        onProgress,
+        ...(judging && config.TABLE_NAME
+          ? { judge: { dynamo, tableName: config.TABLE_NAME, now: Date.now() } }
+          : {}),
+      });
       bar?.stop();
       if (options.json) printJson(report);
       else process.stdout.write(`${describeReplay(report)}\n`);

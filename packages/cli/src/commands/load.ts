@@ -14,6 +14,7 @@ interface LoadOptions {
   users: number;
   duplicates: number;
   invalid: number;
+  old: number;
   seed: number;
   rate?: number;
   expect?: string;
@@ -30,6 +31,12 @@ export function registerLoad(program: Command): void {
     .option("--users <n>", "distinct users", integer(1), 100)
     .option("--duplicates <ratio>", "share repeating an earlier intent", ratio, 0.25)
     .option("--invalid <ratio>", "share of poison messages", ratio, 0.02)
+    .option(
+      "--old <ratio>",
+      "share of events dated near and past their rule's memory, or without a time (some stale, never paid)",
+      ratio,
+      0,
+    )
     .option("--seed <n>", "seed: the same seed sends the same traffic", integer(0), 1)
     .option("--rate <n/s>", "at most this many messages per second", rate)
     .option("--expect <file>", "write each user's expected XP here, for rewards verify")
@@ -37,8 +44,8 @@ export function registerLoad(program: Command): void {
     .addOption(waitTimeoutOption())
     .option("--json", "print JSON")
     .action(async (options: LoadCommandOptions) => {
-      if (options.duplicates + options.invalid > 1)
-        throw new CliError("--duplicates plus --invalid must not exceed 1", 2);
+      if (options.duplicates + options.invalid + options.old > 1)
+        throw new CliError("--duplicates, --invalid and --old together must not exceed 1", 2);
       const config = commandConfig("QUEUE_URL");
       const traffic = generateTraffic(options);
       if (options.expect) {
@@ -48,6 +55,7 @@ export function registerLoad(program: Command): void {
           uniqueIntents: traffic.uniqueIntents,
           duplicates: traffic.counts.duplicate,
           invalid: traffic.counts.invalid,
+          stale: traffic.counts.stale,
           users: traffic.expectedXp,
         });
       }
@@ -67,6 +75,7 @@ export function registerLoad(program: Command): void {
         unique: traffic.counts.unique,
         duplicates: traffic.counts.duplicate,
         invalid: traffic.counts.invalid,
+        stale: traffic.counts.stale,
         users: Object.keys(traffic.expectedXp).length,
         expectedXp: Object.values(traffic.expectedXp).reduce((a, b) => a + b, 0),
         seconds: Number(seconds.toFixed(2)),

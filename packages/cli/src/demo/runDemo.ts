@@ -32,6 +32,8 @@ export interface DemoReport {
   paid: number;
   duplicatesSent: number;
   poisonSent: number;
+  /** Events older than their rule's memory (and replays of them): parked as stale, never paid. */
+  staleSent: number;
   /** Outcomes as the worker reported them; a lost answer can turn `awarded` into `failed` then `duplicate`. */
   awarded: number;
   duplicates: number;
@@ -152,6 +154,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       paid: check.awardsTotal,
       duplicatesSent: traffic.counts.duplicate,
       poisonSent: traffic.counts.invalid,
+      staleSent: traffic.counts.stale,
       awarded: stats.outcomes.awarded,
       duplicates: stats.outcomes.duplicate,
       parked,
@@ -178,8 +181,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (report.paid !== report.uniqueIntents)
       problems.push(`${report.paid} intents paid for ${report.uniqueIntents} unique intents`);
     if (check.mismatches.length > 0) problems.push(`${check.mismatches.length} users with wrong XP`);
-    if (report.parked !== report.poisonSent)
-      problems.push(`${report.parked} messages in the DLQ for ${report.poisonSent} poison sent`);
+    if (report.parked !== report.poisonSent + report.staleSent)
+      problems.push(
+        `${report.parked} messages in the DLQ for ${report.poisonSent} poison and ${report.staleSent} stale sent`,
+      );
     if (report.replayed !== report.parked)
       problems.push(`${report.replayed} of the ${report.parked} parked messages replayed`);
     if (report.parkedAgain !== report.replayed)

@@ -1,7 +1,9 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
 import { describeParked, type ParkedMessage } from "./parkedMessage";
+import { judgeParked, type ReplayVerdict, tallyVerdicts } from "./replayVerdict";
 
 /** Reads up to `max` parked messages without consuming them: held while read, then released at once. */
 export async function peekDlq(sqs: SQSClient, dlqUrl: string, max: number): Promise<ParkedMessage[]> {
@@ -16,6 +18,8 @@ export interface DlqStats extends QueueCounts {
   distinct: number;
   byError: Record<string, number>;
   byType: Record<string, number>;
+  /** What replaying each distinct message would do now. */
+  byVerdict: Record<ReplayVerdict, number>;
 }
 
 const tally = (values: readonly string[]) =>
@@ -27,19 +31,27 @@ const tally = (values: readonly string[]) =>
 /**
  * Counts, and a non-destructive breakdown of up to `sample` messages: distinct source
  * messages (a worker killed between its DLQ send and its delete parks a message twice), by
- * `rewards.error` and by event type. Breakdowns count distinct messages.
+ * `rewards.error`, by event type, and by what a replay would do now. Breakdowns count
+ * distinct messages.
  */
-export async function dlqStats(sqs: SQSClient, dlqUrl: string, sample: number): Promise<DlqStats> {
+export async function dlqStats(
+  sqs: SQSClient,
+  dlqUrl: string,
+  sample: number,
+  judge: { dynamo: DynamoDBDocumentClient; tableName: string; now: number },
+): Promise<DlqStats> {
   const counts = await queueCounts(sqs, dlqUrl);
   const held = await holdMessages(sqs, dlqUrl, sample, 30);
   await release(sqs, dlqUrl, held);
   const bySource = new Map(held.map(describeParked).map((p) => [p.sourceMessageId, p]));
   const distinct = [...bySource.values()];
+  const judged = await judgeParked(distinct, judge.dynamo, judge.tableName, judge.now);
   return {
     ...counts,
     sampled: held.length,
     distinct: distinct.length,
     byError: tally(distinct.map((p) => p.error)),
     byType: tally(distinct.map((p) => p.type ?? "(unknown)")),
+    byVerdict: tallyVerdicts(judged.values()),
   };
 }

@@ -1,5 +1,5 @@
 import type { Message } from "@aws-sdk/client-sqs";
-import { PARK_ATTRIBUTES, unwrapEnvelope } from "@rewards/core";
+import { firstSentAtOf, PARK_ATTRIBUTES, unwrapEnvelope } from "@rewards/core";
 
 /** A DLQ message as an operator reads it. One redriven by SQS itself has no rewards.* attributes. */
 export interface ParkedMessage {
@@ -9,6 +9,13 @@ export interface ParkedMessage {
   error: string;
   reason: string;
   parkedAt: string;
+  /**
+   * When the event first entered the queue (ISO): the parked copy's `rewards.firstSentAt`, or
+   * for a copy the redrive policy moved (it has none), that copy's SentTimestamp. Replay sends it.
+   */
+  firstSentAt?: string;
+  /** Whether the copy carries `rewards.firstSentAt` itself (parked by the worker), not just a SentTimestamp. */
+  firstSentAtAttribute: boolean;
   replayCount: number;
   /** The event's type and user, where the body says them (wrapped events unwrapped). */
   type?: string;
@@ -31,6 +38,11 @@ function eventFields(body: string): { type?: string; userId?: string } {
   }
 }
 
+function firstSentAt(message: Message, parked: string): { firstSentAt?: string } {
+  const known = firstSentAtOf({ firstSentAt: parked, sentTimestamp: message.Attributes?.SentTimestamp });
+  return known ? { firstSentAt: new Date(known.ms).toISOString() } : {};
+}
+
 /** Pure: everything `rewards dlq` shows, filters on and counts, from one received message. */
 export function describeParked(message: Message): ParkedMessage {
   const attribute = (name: string) => message.MessageAttributes?.[name]?.StringValue ?? "";
@@ -45,6 +57,8 @@ export function describeParked(message: Message): ParkedMessage {
     reason:
       attribute(PARK_ATTRIBUTES.reason) || "moved by the queue's redrive policy after repeated failures",
     parkedAt: attribute(PARK_ATTRIBUTES.parkedAt),
+    ...firstSentAt(message, attribute(PARK_ATTRIBUTES.firstSentAt)),
+    firstSentAtAttribute: attribute(PARK_ATTRIBUTES.firstSentAt) !== "",
     replayCount: Number(attribute(PARK_ATTRIBUTES.replayCount) || 0),
     ...(type ? { type } : {}),
     ...(fields.userId ? { userId: fields.userId } : {}),

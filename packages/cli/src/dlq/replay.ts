@@ -8,11 +8,13 @@ import {
   type SQSClient,
   StartMessageMoveTaskCommand,
 } from "@aws-sdk/client-sqs";
-import { describeError, replayAttributes } from "@rewards/core";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { decodeEvent, describeError, replayAttributes } from "@rewards/core";
 import { CliError } from "../cliError";
 import { queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
 import { describeParked, type ParkedMessage } from "./parkedMessage";
+import { judgeParked, type ReplayVerdict, tallyVerdicts, VERDICT_WORDS } from "./replayVerdict";
 
 export interface ReplayFilter {
   type?: string | undefined;
@@ -26,7 +28,25 @@ export interface ReplayOptions extends ReplayFilter {
   /** At most this many sends per second. */
   rate?: number | undefined;
   dryRun?: boolean | undefined;
+  /** Delete copies whose intent is already paid instead of sending them (needs `judge`). */
+  skipPaid?: boolean | undefined;
+  /**
+   * Where to judge what each replay would do now (the table, the clock): with it the report
+   * counts verdicts, and --dry-run lists them. Required by skipPaid.
+   */
+  judge?: { dynamo: DynamoDBDocumentClient; tableName: string; now: number } | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
+}
+
+export interface JudgedMessage {
+  messageId: string;
+  sourceMessageId: string;
+  error: string;
+  type?: string | undefined;
+  userId?: string | undefined;
+  verdict: ReplayVerdict;
+  intentKey?: string | undefined;
+  reason?: string | undefined;
 }
 
 export interface ReplayReport {
@@ -43,6 +63,13 @@ export interface ReplayReport {
   parkedDuringReplay: number;
   /** Held by another reader when the pass started: not in it; run again once they are visible. */
   inFlightAtStart: number;
+  /** With a judge: what a replay does now, per matching source message. */
+  verdicts?: Record<ReplayVerdict, number>;
+  /** With --dry-run and a judge: each matching source message and its verdict. */
+  judged?: JudgedMessage[];
+  /** With --skip-paid: already-paid source messages deleted from the DLQ instead of sent (or, dry, that would be). */
+  skippedPaid: number;
+  skipped: Array<{ messageId: string; sourceMessageId: string; intentKey?: string | undefined }>;
 }
 
 const HOLD_SECONDS = 120;
@@ -91,9 +118,23 @@ export async function replayDlq(
     notMatching: 0,
     parkedDuringReplay: 0,
     inFlightAtStart: counts.inFlight,
+    skippedPaid: 0,
+    skipped: [],
   };
+  if (options.skipPaid && !options.judge)
+    throw new CliError("--skip-paid needs the table to judge with (TABLE_NAME)");
   // The pass holds every visible message it reads, so it reads each at most once.
   const held = await holdMessages(sqs, dlqUrl, counts.visible, HOLD_SECONDS);
+  const judged = options.judge
+    ? await judgeParked(
+        held.map(describeParked),
+        options.judge.dynamo,
+        options.judge.tableName,
+        options.judge.now,
+      )
+    : undefined;
+  const judgedSources = new Map<string, JudgedMessage>();
+  const skippedSources = new Set<string>();
   const toRelease: Message[] = [];
   const replayedSources = new Set<string>();
   const failedSources = new Set<string>();
@@ -106,14 +147,41 @@ export async function replayDlq(
     if (parked.parkedAt !== "" && parked.parkedAt >= startedAt) {
       report.parkedDuringReplay++;
       toRelease.push(message);
-    } else if (!matches(parked, options)) {
+      continue;
+    }
+    if (!matches(parked, options)) {
       report.notMatching++;
       toRelease.push(message);
-    } else if (replayedSources.has(parked.sourceMessageId)) {
+      continue;
+    }
+    const verdict = judged?.get(parked.messageId);
+    if (verdict && !judgedSources.has(parked.sourceMessageId)) {
+      judgedSources.set(parked.sourceMessageId, {
+        messageId: parked.messageId,
+        sourceMessageId: parked.sourceMessageId,
+        error: parked.error,
+        type: parked.type,
+        userId: parked.userId,
+        ...verdict,
+      });
+    }
+    if (replayedSources.has(parked.sourceMessageId) || skippedSources.has(parked.sourceMessageId)) {
       if (report.dryRun) toRelease.push(message);
       else
         await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
       report.copiesDeleted++;
+    } else if (options.skipPaid && verdict?.verdict === "paid") {
+      // Its intent is paid and its guard alive: sending it would only cost a transaction.
+      skippedSources.add(parked.sourceMessageId);
+      report.skippedPaid++;
+      report.skipped.push({
+        messageId: parked.messageId,
+        sourceMessageId: parked.sourceMessageId,
+        intentKey: verdict.intentKey,
+      });
+      if (report.dryRun) toRelease.push(message);
+      else
+        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
     } else if (failedSources.has(parked.sourceMessageId) || replayedSources.size >= max) {
       toRelease.push(message); // over --max, or a copy of a message whose send just failed
     } else if (report.dryRun) {
@@ -127,7 +195,7 @@ export async function replayDlq(
           new SendMessageCommand({
             QueueUrl: queueUrl,
             MessageBody: message.Body,
-            MessageAttributes: replayAttributes(message.MessageAttributes ?? {}),
+            MessageAttributes: replayAttributes(message.MessageAttributes ?? {}, parked.firstSentAt),
           }),
         );
       } catch (error) {
@@ -153,6 +221,10 @@ export async function replayDlq(
   }
   options.onProgress?.(done, held.length);
   await release(sqs, dlqUrl, toRelease);
+  if (judged) {
+    report.verdicts = tallyVerdicts(judgedSources.values());
+    if (report.dryRun) report.judged = [...judgedSources.values()];
+  }
   return report;
 }
 
@@ -169,7 +241,20 @@ export function describeReplay(report: ReplayReport): string {
     report.notMatching > 0 ? `${report.notMatching} not matching the filter` : "",
     report.parkedDuringReplay > 0 ? `${report.parkedDuringReplay} parked again during the replay` : "",
   ].filter(Boolean);
+  if (report.skippedPaid > 0) {
+    parts.splice(
+      1,
+      0,
+      `${report.skippedPaid} already paid ${report.dryRun ? "would be deleted" : "deleted"} instead of sent`,
+    );
+  }
   const lines = [`${parts.join(", ")}${left.length > 0 ? `; left in the DLQ: ${left.join(", ")}` : ""}.`];
+  if (report.verdicts) {
+    const verdicts = Object.entries(report.verdicts) as Array<[ReplayVerdict, number]>;
+    lines.unshift(
+      `Replayed now, the matching messages would: ${verdicts.map(([verdict, n]) => `${n} ${VERDICT_WORDS[verdict]}`).join(", ")}.`,
+    );
+  }
   if (report.inFlightAtStart > 0) {
     lines.push(
       `${report.inFlightAtStart} message(s) were being read elsewhere and were not in this pass: run it again once they are visible.`,
@@ -190,8 +275,20 @@ async function arnOf(sqs: SQSClient, queueUrl: string): Promise<string> {
 }
 
 /**
+ * A parked message judged, once replayed, by when it reaches the queue again: an event
+ * without a time in a copy without `rewards.firstSentAt`. Native replay cannot add that
+ * attribute; a filtered replay sends the copy's SentTimestamp along.
+ */
+function agedByArrivalOnly(parked: ParkedMessage): boolean {
+  if (parked.firstSentAtAttribute) return false;
+  const decoded = decodeEvent(parked.body);
+  return decoded.ok && decoded.award.time === undefined;
+}
+
+/**
  * SQS's own redrive (StartMessageMoveTask): fast and server-side, but all or nothing —
- * no filters, no restoring `rewards.overflow`, no removing extra copies.
+ * no filters, no restoring `rewards.overflow`, no removing extra copies. Refused while the
+ * DLQ holds a message it would make look new (agedByArrivalOnly).
  */
 export async function replayNative(
   sqs: SQSClient,
@@ -199,6 +296,16 @@ export async function replayNative(
   queueUrl: string,
   options: { rate?: number | undefined; onProgress?: (moved: number, total: number) => void } = {},
 ): Promise<{ moved: number; status: string }> {
+  const held = await holdMessages(sqs, dlqUrl, (await queueCounts(sqs, dlqUrl)).visible, HOLD_SECONDS);
+  await release(sqs, dlqUrl, held);
+  const unsafe = held.map(describeParked).filter(agedByArrivalOnly);
+  if (unsafe.length > 0) {
+    throw new CliError(
+      `--native would move ${unsafe.length} message(s) whose event has no time and that carry no rewards.firstSentAt ` +
+        "(copies the redrive policy moved): SQS may date them anew, and an event older than its rule's memory could then " +
+        "pay twice. Replay them without --native, which sends when they first entered the queue along.",
+    );
+  }
   const [sourceArn, destinationArn] = [await arnOf(sqs, dlqUrl), await arnOf(sqs, queueUrl)];
   try {
     await sqs.send(

@@ -7,12 +7,19 @@ export interface TrafficOptions {
   duplicates: number;
   /** Share of poison messages: broken JSON, missing fields, unknown types. */
   invalid: number;
+  /**
+   * Share of events dated near and past their rule's memory, or without a time: some are
+   * stale (never paid, parked), some still pay (88 days old, no time, a signup from five
+   * years ago), and some replay a stale one (default 0).
+   */
+  old?: number;
   seed: number;
-  /** Fixed clock for the events' `time`, so a seed reproduces byte-identical bodies. */
+  /** "Now" for the events' times (default: the clock); fixed, a seed reproduces byte-identical bodies. */
   epoch?: Date;
 }
 
-export type TrafficKind = "unique" | "duplicate" | "invalid";
+/** `stale`: older than its rule's memory; the worker parks it and never pays it. */
+export type TrafficKind = "unique" | "duplicate" | "invalid" | "stale";
 
 export interface TrafficMessage {
   kind: TrafficKind;
@@ -30,6 +37,9 @@ export interface Traffic {
 }
 
 const CHANNELS = ["mastodon", "bluesky", "email", "link"];
+const DAY_MS = 86_400_000;
+/** Streak days a user gets before their streak events turn into articles (all well inside the memory). */
+const MAX_STREAK_DAYS = 80;
 const POISON = ["broken_json", "missing_field", "unknown_type"] as const;
 
 /**
@@ -39,7 +49,7 @@ const POISON = ["broken_json", "missing_field", "unknown_type"] as const;
 export function generateTraffic(options: TrafficOptions): Traffic {
   const random = seededRandom(options.seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const epoch = options.epoch ?? new Date("2026-11-29T00:00:00.000Z");
+  const epoch = options.epoch ?? new Date();
   // The seed is part of the user id, so runs with different seeds never share a profile
   // and each can be verified on its own; rerunning one seed only replays its intents.
   const users = Array.from(
@@ -47,21 +57,29 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     (_, i) => `load-${options.seed}-user-${String(i).padStart(4, "0")}`,
   );
   const signedUp = new Set<string>();
+  const streakDays = new Map<string, number>();
+  const staleBodies: TrafficMessage[] = [];
   const emitted: Array<{ type: EventType; data: Record<string, string> }> = [];
   const expectedXp: Record<string, number> = {};
-  const counts: Record<TrafficKind, number> = { unique: 0, duplicate: 0, invalid: 0 };
+  const counts: Record<TrafficKind, number> = { unique: 0, duplicate: 0, invalid: 0, stale: 0 };
   const messages: TrafficMessage[] = [];
   let sequence = 0;
 
-  const envelope = (type: string, data: unknown) => ({
+  // Times run up to the epoch, a second apart: every event is in the past when it is sent.
+  const envelope = (
+    type: string,
+    data: unknown,
+    time: Date | null = new Date(epoch.getTime() - (options.events - sequence) * 1000),
+  ) => ({
     specversion: "1.0",
     id: `evt-load-${options.seed}-${sequence}`,
     source: "/rewards/load",
     type,
-    time: new Date(epoch.getTime() + sequence * 1000).toISOString(),
+    ...(time ? { time: time.toISOString() } : {}),
     datacontenttype: "application/json",
     data,
   });
+  const daysAgo = (days: number) => new Date(epoch.getTime() - days * DAY_MS);
 
   const newIntent = (): { type: EventType; data: Record<string, string> } => {
     const userId = pick(users);
@@ -70,9 +88,10 @@ export function generateTraffic(options: TrafficOptions): Traffic {
       signedUp.add(userId);
       return { type: "signup.completed", data: { userId } };
     }
-    if (roll < 0.25) {
-      const day = new Date(epoch.getTime() - sequence * 86_400_000).toISOString().slice(0, 10);
-      return { type: "streak.day", data: { userId, day } };
+    const streaks = streakDays.get(userId) ?? 0;
+    if (roll < 0.25 && streaks < MAX_STREAK_DAYS) {
+      streakDays.set(userId, streaks + 1);
+      return { type: "streak.day", data: { userId, day: daysAgo(streaks).toISOString().slice(0, 10) } };
     }
     if (roll < 0.45) {
       return {
@@ -83,8 +102,58 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     return { type: "article.completed", data: { userId, articleSlug: `article-${sequence}` } };
   };
 
+  const pay = (intent: { type: EventType; data: Record<string, string> }, time?: Date | null) => {
+    emitted.push(intent);
+    counts.unique++;
+    const userId = intent.data.userId as string;
+    expectedXp[userId] = (expectedXp[userId] ?? 0) + rules[intent.type].xp;
+    messages.push({
+      kind: "unique",
+      type: intent.type,
+      body: JSON.stringify(envelope(intent.type, intent.data, time)),
+    });
+  };
+  const stale = (type: EventType, data: Record<string, string>, time?: Date) => {
+    const message = { kind: "stale" as const, type, body: JSON.stringify(envelope(type, data, time)) };
+    staleBodies.push(message);
+    counts.stale++;
+    messages.push(message);
+  };
+
+  /** Events near and past their memory (90 days, judged at 89), without a time, and replays. */
+  const dated = () => {
+    const userId = pick(users);
+    const articleSlug = `article-${sequence}`;
+    switch (sequence % 6) {
+      case 0:
+        return stale("article.completed", { userId, articleSlug }, daysAgo(100));
+      case 1:
+        return stale("streak.day", { userId, day: daysAgo(100).toISOString().slice(0, 10) });
+      case 2:
+        return pay({ type: "article.completed", data: { userId, articleSlug } }, daysAgo(88));
+      case 3:
+        return pay({ type: "article.shared", data: { userId, articleSlug, channel: pick(CHANNELS) } }, null);
+      case 4:
+        if (!signedUp.has(userId)) {
+          signedUp.add(userId);
+          return pay({ type: "signup.completed", data: { userId } }, daysAgo(5 * 365));
+        }
+        return pay({ type: "article.completed", data: { userId, articleSlug } }, daysAgo(88));
+      default: {
+        const again = staleBodies.length > 0 ? pick(staleBodies) : undefined;
+        if (!again) return stale("article.completed", { userId, articleSlug }, daysAgo(100));
+        counts.stale++;
+        messages.push({ ...again });
+      }
+    }
+  };
+
   for (; sequence < options.events; sequence++) {
     const roll = random();
+    if (roll >= 1 - (options.old ?? 0)) {
+      dated();
+      continue;
+    }
     if (roll < options.invalid) {
       const poison = POISON[sequence % POISON.length] as (typeof POISON)[number];
       counts.invalid++;
@@ -114,16 +183,7 @@ export function generateTraffic(options: TrafficOptions): Traffic {
       });
       continue;
     }
-    const intent = newIntent();
-    emitted.push(intent);
-    counts.unique++;
-    const userId = intent.data.userId as string;
-    expectedXp[userId] = (expectedXp[userId] ?? 0) + rules[intent.type].xp;
-    messages.push({
-      kind: "unique",
-      type: intent.type,
-      body: JSON.stringify(envelope(intent.type, intent.data)),
-    });
+    pay(newIntent());
   }
   return { messages, expectedXp, uniqueIntents: counts.unique, counts };
 }

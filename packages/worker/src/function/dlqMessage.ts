@@ -1,6 +1,13 @@
 import type { MessageAttributeValue } from "@aws-sdk/client-sqs";
-import { type Attributes, buildParkedMessage, type DlqMessage, type ParkReason } from "@rewards/core";
+import {
+  type Attributes,
+  buildParkedMessage,
+  type DlqMessage,
+  firstSentAtOf,
+  type ParkReason,
+} from "@rewards/core";
 import type { SQSMessageAttributes, SQSRecord } from "aws-lambda";
+import { queueTimesOf } from "./queueTimes";
 
 /** Lambda's camelCase attribute shape back to the SDK's (binary values arrive base64). */
 function toSdkAttributes(attributes: SQSMessageAttributes | undefined): Attributes {
@@ -26,10 +33,13 @@ export function buildDlqMessage(
       body: record.body,
       messageId: record.messageId,
       attributes: toSdkAttributes(record.messageAttributes),
-      groupId: record.attributes?.MessageGroupId,
+      groupId: record.attributes.MessageGroupId,
+      firstSentAt: isoOf(firstSentAtOf(queueTimesOf(record))?.ms),
     },
     park,
     now,
     dlqIsFifo,
   );
 }
+
+const isoOf = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());

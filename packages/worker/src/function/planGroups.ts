@@ -15,7 +15,8 @@ export interface Group {
 }
 
 function isFifoSource(records: readonly SQSRecord[]): boolean {
-  return records.some((record) => record.eventSourceARN?.endsWith(".fifo"));
+  // One event source mapping reads one queue; should records ever mix, FIFO's stricter rules win.
+  return records.some((record) => record.eventSourceARN.endsWith(".fifo"));
 }
 
 /**
@@ -34,7 +35,7 @@ export function planGroups(items: readonly WorkItem[]): Group[] {
   for (const item of items) {
     const { record, decoded } = item;
     const key = fifo
-      ? `fifo:${record.attributes?.MessageGroupId ?? ""}`
+      ? `fifo:${record.attributes.MessageGroupId}`
       : decoded.ok
         ? `user:${decoded.award.userId}`
         : `park:${record.messageId}`;

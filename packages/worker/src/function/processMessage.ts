@@ -3,12 +3,14 @@ import {
   awardOnce,
   type Deadline,
   describeError,
+  judgeEventTime,
   type ParkReason,
   parkReason,
 } from "@rewards/core";
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
 import type { WorkItem } from "./planGroups";
+import { queueTimesOf } from "./queueTimes";
 import { clockOf, type WorkerDeps } from "./workerDeps";
 
 async function park(
@@ -43,6 +45,9 @@ export async function processMessage(
   if (!decoded.ok) return park(deps, item, decoded.park, base, deadline);
 
   const withKey = { ...base, intentKey: decoded.award.intentKey };
+  // An event older than its rule's memory could meet no guard: it is never paid.
+  const untimely = judgeEventTime(decoded.award, queueTimesOf(record), clockOf(deps)());
+  if (untimely) return park(deps, item, untimely, withKey, deadline);
   try {
     const { outcome, attempts, note } = await awardOnce(
       {

@@ -12,7 +12,7 @@ import { z } from "zod";
 
 /** The function's variables (the README's Configuration table, "worker"): nothing else is read. */
 const workerConfigSchema = z.object({
-  TABLE_NAME: requiredText().min(1, "must not be empty"),
+  TABLE_NAME: requiredText(),
   DLQ_URL: urlVariable().optional(),
   ...sdkVariables,
   LOG_LEVEL: logLevelSchema.optional(),

@@ -1,0 +1,17 @@
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// Every module of the award path loads: the schemas and tables built when a module is
+// imported are built without throwing (a throw there fails Lambda's init). The imports
+// happen inside the tests, so a module that cannot load fails a test, not the file.
+const moduleFiles = (folder: string) =>
+  readdirSync(fileURLToPath(new URL(folder, import.meta.url)))
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => `${folder}${name}`);
+
+describe("the award path's modules load", () => {
+  it.each([...moduleFiles("../src/"), ...moduleFiles("../../worker/src/function/")])("%s", async (path) => {
+    await expect(import(path)).resolves.toBeTypeOf("object");
+  });
+});

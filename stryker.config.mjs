@@ -1,0 +1,26 @@
+// @ts-check
+/**
+ * Mutation testing of the award path (`npm run mutation`; README, "Mutation testing").
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+export default {
+  testRunner: "vitest",
+  plugins: ["@stryker-mutator/vitest-runner"],
+  vitest: { configFile: "vitest.mutation.config.ts", related: false },
+  mutate: [
+    "packages/core/src/**/*.ts",
+    "packages/worker/src/function/**/*.ts",
+    "packages/worker/src/handler.ts",
+  ],
+  // Each mutant runs only the tests that reach it.
+  coverageAnalysis: "perTest",
+  // The sandbox is a copy without what the run never reads (vitest.mutation.config.ts
+  // points workspace imports at the copy's sources).
+  ignorePatterns: [".sst", "bench", "infra", "reports", "dist", ".venv"],
+  concurrency: 2,
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  thresholds: { high: 95, low: 90, break: 90 },
+  tempDirName: ".stryker-tmp",
+};

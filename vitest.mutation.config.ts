@@ -1,0 +1,36 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+const packages = fileURLToPath(new URL("./packages/", import.meta.url));
+
+/**
+ * The tests the mutation run (`npm run mutation`) measures the award path with: every test
+ * that runs the award path's code in the test's own process. Tests that drive it only
+ * through child processes (the CLI, the soak, the packed producer) cannot see a mutant, which
+ * is switched on in this process alone, so they are left out; they run in `npm test`.
+ */
+export default defineConfig({
+  ...base,
+  // Stryker mutates a copy of the repository (its sandbox), whose node_modules is the
+  // original's: there `@rewards/core` would resolve to the unmutated packages. These send
+  // each workspace import to the sandbox's own sources.
+  resolve: {
+    alias: [
+      { find: /^@rewards\/worker\/handler$/, replacement: `${packages}worker/src/handler.ts` },
+      { find: /^@rewards\/(core|worker|producer|local|testing)$/, replacement: `${packages}$1/src/index.ts` },
+    ],
+  },
+  test: {
+    ...base.test,
+    include: [
+      "packages/core/test/**/*.test.ts",
+      "packages/worker/test/**/*.test.ts",
+      "tests/worker.test.ts",
+      "tests/faultProxy.test.ts",
+      "tests/contract.test.ts",
+      "tests/publisher.test.ts",
+      "tests/poller.test.ts",
+    ],
+  },
+});
