@@ -22,5 +22,9 @@ export default {
   htmlReporter: { fileName: "reports/mutation/index.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   thresholds: { high: 95, low: 90, break: 90 },
+  // Results are kept in a committed file: a run re-tests only the mutants whose code or
+  // tests changed since (`npm run mutation:full` re-tests all of them).
+  incremental: true,
+  incrementalFile: "stryker-incremental.json",
   tempDirName: ".stryker-tmp",
 };

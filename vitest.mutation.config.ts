@@ -31,6 +31,7 @@ export default defineConfig({
       "tests/contract.test.ts",
       "tests/publisher.test.ts",
       "tests/poller.test.ts",
+      "tests/eventTime.test.ts",
     ],
   },
 });

@@ -2,6 +2,7 @@ import { workerEnvironment } from "../packages/core/src/functionEnvironment";
 import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
 import { deploySettings } from "./deploySettings";
+import { sstNodejsOptions, workerFunctionBuild } from "./functionBuild";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
@@ -45,7 +46,9 @@ export function createRewards() {
 
   const subscriber = events.subscribe(
     {
-      handler: "packages/worker/src/handler.handler",
+      handler: workerFunctionBuild.handler,
+      // The same build as `npm run build:function`, whose bundle the tests run.
+      nodejs: sstNodejsOptions(),
       runtime: worker.runtime,
       timeout: seconds(worker.timeoutSeconds),
       memory: `${worker.memoryMb} MB`,

@@ -106,11 +106,12 @@ describe("end to end: publish → queue → poller → handler → table", () =>
     expect(Object.keys(redriven?.MessageAttributes ?? {})).toEqual([]);
   });
 
-  it("a worker process stopped with SIGTERM halfway and restarted ends with exact totals and an empty queue", async () => {
+  it("a worker process running the bundle, stopped with SIGTERM halfway and restarted, ends with exact totals and an empty queue", async () => {
     const traffic = generateTraffic({ events: 1500, users: 40, duplicates: 0.25, invalid: 0.02, seed: 11 });
     await sendTraffic(traffic.messages, { sqs, queueUrl: queues.queueUrl });
     const cliEnv = { ...env, LOG_LEVEL: "warn" };
-    const args = ["worker", "--wait", "1", "--timeout", "1", "--json"];
+    // The worker runs the deployable bundle (npm test's pretest step builds it).
+    const args = ["worker", "--wait", "1", "--timeout", "1", "--json", "--function", "artifact"];
 
     const first = startCli(args, cliEnv);
     await waitFor(async () => (await queueCounts(sqs, queues.queueUrl)).visible <= 1000, {

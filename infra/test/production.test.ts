@@ -66,8 +66,15 @@ describe("production: delivery and limits", () => {
   });
 
   it("the worker: the fixed handler path, Node 22, 512 MB, names in its environment, logs kept a month", () => {
-    expect(run.rpcCalls.find((c) => c.method === "Runtime.Build")?.args).toMatchObject({
-      handler: "packages/worker/src/handler.handler",
+    const build = run.rpcCalls.find((c) => c.method === "Runtime.Build")?.args;
+    expect(build).toMatchObject({ handler: "packages/worker/src/handler.handler" });
+    // The build npm run build:function makes, and the tests run: ESM, minified, node22, nothing external.
+    expect(build?.properties).toEqual({
+      format: "esm",
+      minify: true,
+      sourcemap: false,
+      esbuild: { target: "node22", external: [] },
+      architecture: "x86_64",
     });
     expect(lambda().inputs).toMatchObject({ runtime: "nodejs22.x", memorySize: 512, timeout: 30 });
     const variables = (lambda().inputs.environment as { variables: Record<string, string> }).variables;

@@ -1,5 +1,5 @@
 /**
- * `npm run soak -- --seeds N --events M [--kill] [--first-seed S] [--json]`: seeded soak
+ * `npm run soak -- --seeds N --events M [--kill] [--artifact] [--first-seed S] [--json]`: seeded soak
  * runs, one row per seed; exit 1 on any lost or double-paid award, unparked poison or
  * undrained queue. See runSoak.ts for what a run does.
  */
@@ -13,6 +13,8 @@ const { values } = parseArgs({
     events: { type: "string", default: "1000" },
     "first-seed": { type: "string", default: "1" },
     kill: { type: "boolean", default: false },
+    /** Run the deployable bundle (npm run build:function) instead of the TypeScript source. */
+    artifact: { type: "boolean", default: false },
     json: { type: "boolean", default: false },
   },
 });
@@ -31,7 +33,14 @@ const firstSeed = count("first-seed", values["first-seed"], 0);
 const rows: SoakRow[] = [];
 for (let seed = firstSeed; seed < firstSeed + seeds; seed++) {
   process.stderr.write(`seed ${seed}: ${events} events${values.kill ? ", with kills" : ""}…\n`);
-  rows.push(await runSoak({ seed, events, kills: values.kill ? 4 : 0 }));
+  rows.push(
+    await runSoak({
+      seed,
+      events,
+      kills: values.kill ? 4 : 0,
+      function: values.artifact ? "artifact" : "source",
+    }),
+  );
 }
 if (values.json) process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
 else {

@@ -19,6 +19,8 @@ export interface SoakOptions {
   users?: number;
   /** SIGKILL a worker process mid-batch this many times, restarting it each time (0: none). */
   kills?: number;
+  /** The worker function's code: its TypeScript source (default), or the deployable bundle. */
+  function?: "source" | "artifact";
   workers?: number;
 }
 
@@ -128,6 +130,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
         String(INVOCATION_TIMEOUT_SECONDS),
         "--pollers",
         "2",
+        "--function",
+        options.function ?? "source",
       ],
       { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...workerEnv }, stdio: "ignore" },
     );

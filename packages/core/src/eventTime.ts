@@ -22,9 +22,10 @@ export interface EventTime {
 
 /** `rewards.firstSentAt` when it is a time, else SentTimestamp; undefined when neither says. */
 export function firstSentAtOf(queue: QueueTimes): EventTime | undefined {
-  const firstSentAt = queue.firstSentAt === undefined ? Number.NaN : Date.parse(queue.firstSentAt);
+  // Absent values parse to NaN, like malformed ones.
+  const firstSentAt = Date.parse(String(queue.firstSentAt));
   if (Number.isFinite(firstSentAt)) return { ms: firstSentAt, from: "rewards.firstSentAt" };
-  const sent = queue.sentTimestamp === undefined ? Number.NaN : Number(queue.sentTimestamp);
+  const sent = Number(queue.sentTimestamp);
   if (Number.isFinite(sent) && queue.sentTimestamp !== "") return { ms: sent, from: "SentTimestamp" };
   return undefined;
 }
@@ -39,7 +40,8 @@ export function eventTimeOf(time: string | undefined, queue: QueueTimes, now: nu
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+/** The instant a `YYYY-MM-DD` day starts (UTC); NaN for no day, which no comparison passes. */
+const dayStart = (day: string | undefined) => Date.parse(`${day}T00:00:00Z`);
 
 /**
  * Whether the worker can still judge an event (docs/events.md, "Event time"): a guard
@@ -58,7 +60,7 @@ export function judgeEventTime(award: Award, queue: QueueTimes, now: number): Pa
       `${field} ${iso(time.ms)} is more than 5 minutes after the worker's clock (${iso(now)})`,
     );
   }
-  if (award.day !== undefined && dayStart(award.day) > dayStart(iso(time.ms).slice(0, 10)) + DAY_MS) {
+  if (dayStart(award.day) > dayStart(iso(time.ms).slice(0, 10)) + DAY_MS) {
     return parkReason(
       "invalid_event",
       `data.day ${award.day} is later than the day after the event's time (${iso(time.ms)})`,
@@ -68,7 +70,7 @@ export function judgeEventTime(award: Award, queue: QueueTimes, now: number): Pa
   const memoryDays = award.guardTtlSeconds / 86_400;
   const oldest = now - (award.guardTtlSeconds * 1000 - DAY_MS);
   const why = `${award.type} is remembered ${memoryDays} days, so nothing before ${iso(oldest)} (${memoryDays - 1} days ago) can be judged and paid`;
-  if (award.day !== undefined && dayStart(award.day) < oldest) {
+  if (dayStart(award.day) < oldest) {
     return parkReason("stale", `data.day ${award.day} is too old: ${why}`);
   }
   if (time.ms < oldest) {

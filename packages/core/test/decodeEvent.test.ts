@@ -198,7 +198,17 @@ describe("decodeEvent", () => {
 
   it("accepts an event without time (optional in CloudEvents)", () => {
     const decoded = decodeEvent(event("signup.completed", { userId: "u" }, { time: undefined }));
-    expect(decoded).toMatchObject({ ok: true, award: { intentKey: "u#signup.completed" } });
+    expect(decoded).toStrictEqual({
+      ok: true,
+      award: {
+        intentKey: "u#signup.completed",
+        userId: "u",
+        type: "signup.completed",
+        amount: 100,
+        eventId: "evt-01JDX3",
+        guardTtlSeconds: undefined,
+      },
+    });
   });
 
   it("text with a lone surrogate never shares a key with its U+FFFD spelling, even past the hash limit", () => {

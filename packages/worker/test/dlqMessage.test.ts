@@ -45,6 +45,14 @@ describe("buildDlqMessage", () => {
     });
   });
 
+  it("without a SentTimestamp or rewards.firstSentAt (a hand-made event) there is no firstSentAt to record", () => {
+    const record = sqsRecord("{");
+    delete (record.attributes as { SentTimestamp?: string }).SentTimestamp;
+    expect(
+      buildDlqMessage(record, park, now, false).MessageAttributes["rewards.firstSentAt"],
+    ).toBeUndefined();
+  });
+
   it("keeps the rewards.firstSentAt a replayed message came with, not its own SentTimestamp", () => {
     const record = sqsRecord("{", {
       messageAttributes: {
@@ -314,6 +322,10 @@ describe("replay's attributes", () => {
       "rewards.replayCount": { DataType: "Number", StringValue: "3" },
     });
     expect(count()["rewards.replayCount"]).toEqual({ DataType: "Number", StringValue: "1" });
+    expect(replayAttributes({}, "2026-09-01T00:00:00.000Z")).toEqual({
+      "rewards.replayCount": { DataType: "Number", StringValue: "1" },
+      "rewards.firstSentAt": { DataType: "String", StringValue: "2026-09-01T00:00:00.000Z" },
+    });
     expect(count("lots")["rewards.replayCount"]).toEqual({ DataType: "Number", StringValue: "1" });
   });
 });
