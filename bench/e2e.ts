@@ -1,41 +1,67 @@
 /**
- * End to end on the local stack: publish → queue → poller → handler → table.
- * The poller is a separate `rewards worker` process, so its memory is its own: we sample
- * its RSS every 500 ms and report the peak and the growth after warm-up.
+ * End to end on the local stack: publish → queue → poller → function → table.
+ * The poller is a separate `rewards worker` process, and the function runs in processes of
+ * its own (as on Lambda): we sample the RSS of both every 500 ms and report the peaks and
+ * the growth after warm-up.
  *
- *   npx tsx bench/e2e.ts [--events 100000]
+ *   npx tsx bench/e2e.ts [--events 100000] [--function source|artifact]
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
-import { startCli } from "@rewards/testing";
+import { childrenOf, startCli } from "@rewards/testing";
 import { compareXp } from "../packages/cli/src/profiles";
 import { queueCounts } from "../packages/cli/src/queues/queueCounts";
 import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 
-const at = process.argv.indexOf("--events");
-const events = at > 0 ? Number(process.argv[at + 1]) : 100_000;
+const argument = (name: string) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const events = Number(argument("--events") ?? 100_000);
+const code = argument("--function") ?? "artifact";
 const WAVE = 5000;
 
 function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1]);
-  return Math.round((kb / 1024) * 10) / 10;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = Number(status.match(new RegExp(`${field}:\\s+(\\d+)`))?.[1]);
+    return Math.round((kb / 1024) * 10) / 10;
+  } catch {
+    return 0; // the process has gone
+  }
 }
+/** The function's execution environments: the worker's children running the bundle. */
+const functionPids = (pid: number) =>
+  childrenOf(pid, "bootstrap.mjs").map((line) => Number(line.split(/\s+/)[0]));
 
-const stack = await startLocalStack({ visibilityTimeoutSeconds: 30 });
-const worker = startCli(["worker", "--wait", "1", "--json"], { ...stack.env, LOG_LEVEL: "warn" });
+// The deployed queue settings: the poller (rightly) refuses a function timeout that is not
+// shorter than the visibility timeout, and the deployed one is 211 s for a 30 s function.
+const stack = await startLocalStack();
+const worker = startCli(["worker", "--wait", "1", "--json", "--function", code], {
+  ...stack.env,
+  LOG_LEVEL: "warn",
+});
 try {
   const sqs = createSqsClient({ ...stack.env, AWS_REGION: "us-east-1" });
   const traffic = generateTraffic({ events, users: 1000, duplicates: 0.25, invalid: 0.01, seed: 2026 });
-  const samples: Array<{ published: number; rssMb: number }> = [];
+  const samples: Array<{ published: number; rssMb: number; functionRssMb: number }> = [];
+  const functionPeaks = new Map<number, number>();
   let published = 0;
   const sampler = setInterval(() => {
-    if (worker.child.pid) samples.push({ published, rssMb: rssMb(worker.child.pid, "VmRSS") });
+    const pid = worker.child.pid;
+    if (!pid) return;
+    const functions = functionPids(pid);
+    for (const f of functions) functionPeaks.set(f, Math.max(functionPeaks.get(f) ?? 0, rssMb(f, "VmHWM")));
+    samples.push({
+      published,
+      rssMb: rssMb(pid, "VmRSS"),
+      functionRssMb: functions.reduce((sum, f) => sum + rssMb(f, "VmRSS"), 0),
+    });
   }, 500);
 
   const started = performance.now();
@@ -71,6 +97,10 @@ try {
         seconds: Number(seconds.toFixed(1)),
         eventsPerSecond: Math.round(events / seconds),
         exactTotals: check.mismatches.length === 0,
+        function: code,
+        functionEnvironments: functionPeaks.size,
+        functionPeakRssMb: Math.max(0, ...functionPeaks.values()),
+        maxSampledFunctionRssMbTotal: Math.max(0, ...samples.map((s) => s.functionRssMb)),
         poller: {
           peakRssMb,
           rssAfterWarmupMb: firstAfterWarmup,

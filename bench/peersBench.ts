@@ -26,14 +26,24 @@ import { type Peer, peers } from "./peers";
 import { itemSizeBytes, readUnits, transactionalWriteUnits, writeUnits } from "./peers/capacity";
 import { documentClient } from "./peers/peer";
 
-/** BENCH_QUICK=1: a small run to check the harness, not to quote. */
-const QUICK = process.env.BENCH_QUICK === "1";
+/**
+ * BENCH_SIZE: `full` (the default: the figures to quote), `quick` (a small run to check the
+ * harness), `smoke` (the smallest that exercises every part: CI runs it, nothing is timed).
+ */
+const SIZE = process.env.BENCH_SIZE ?? (process.env.BENCH_QUICK === "1" ? "quick" : "full");
+const QUICK = SIZE !== "full";
+const SMOKE = SIZE === "smoke";
 const SEED = 2026;
-const DELIVERIES = QUICK ? 300 : 3000;
+const DELIVERIES = SMOKE ? 40 : QUICK ? 300 : 3000;
 const USERS = 100;
 const DUPLICATES = 0.3;
 const RUNS = QUICK ? 1 : 3;
-const INJECTED_LATENCY_MS = 10;
+/** Per-call delays large against the local DynamoDB's own service time (a few ms, serialised). */
+const ROUND_TRIPS_MS = SMOKE ? [25] : [25, 50];
+/** Batches measured per latency mode: of 10, and of 100. */
+const LATENCY_BATCHES = SMOKE ? { 10: 1, 100: 0 } : QUICK ? { 10: 3, 100: 1 } : { 10: 20, 100: 4 };
+/** Latency of the race case's calls (the emulator's speed is not what it measures). */
+const RACE_LATENCY_MS = 10;
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
 
 interface Tables {
@@ -136,7 +146,7 @@ const fresh = (count: number, label: string) =>
         id: `evt-${label}-${i}`,
         source: "/bench",
         type: "article.completed",
-        time: "2026-11-29T10:00:00Z",
+        time: new Date().toISOString(),
         data: { userId: `${label}-user-${i}`, articleSlug: `${label}-slug` },
       }),
     ),
@@ -217,25 +227,55 @@ async function timePerEvent(stack: LocalStack, peer: Peer, inFlight: number): Pr
   return perEvent;
 }
 
-// --- 3. batch latency with 10 ms per DynamoDB call ------------------------------------------
+// --- 3. batch latency at real round trips ----------------------------------------------------
 
-async function batchLatency(stack: LocalStack, peer: Peer, size: number, count: number) {
-  const latency: FaultRule[] = [
-    { operation: "*", fault: "latency", probability: 1, fixedMs: INJECTED_LATENCY_MS },
-  ];
+/** `distinct`: every record a user of its own; `repeating`: five records for each user, other intents. */
+type Pattern = "distinct" | "repeating";
+
+function latencyBatch(size: number, pattern: Pattern, label: string): SQSRecord[] {
+  return Array.from({ length: size }, (_, i) =>
+    sqsRecord(
+      JSON.stringify({
+        specversion: "1.0",
+        id: `evt-${label}-${i}`,
+        source: "/bench",
+        type: "article.completed",
+        time: new Date().toISOString(),
+        data: {
+          userId: pattern === "distinct" ? `${label}-user-${i}` : `${label}-user-${Math.floor(i / 5)}`,
+          articleSlug: `${label}-slug-${i}`,
+        },
+      }),
+    ),
+  );
+}
+
+async function batchLatency(
+  stack: LocalStack,
+  peer: Peer,
+  roundTripMs: number,
+  size: 10 | 100,
+  pattern: Pattern,
+) {
+  const latency: FaultRule[] = [{ operation: "*", fault: "latency", probability: 1, fixedMs: roundTripMs }];
   const run = await instance(stack, peer, latency);
   const durations: number[] = [];
-  for (const batch of batches(deliveries.slice(0, size * count), size)) {
+  for (let b = 0; b < LATENCY_BATCHES[size]; b++) {
+    const batch = latencyBatch(size, pattern, `lat-${roundTripMs}-${size}-${pattern}-${b}`);
     const started = performance.now();
     await invoke(run.handler, batch);
     durations.push(performance.now() - started);
   }
   await run.proxy.stop();
+  const p50 = percentile(durations, 50);
   return {
+    roundTripMs,
     size,
+    pattern,
     batches: durations.length,
-    p50Ms: round(percentile(durations, 50), 1),
+    p50Ms: round(p50, 1),
     p99Ms: round(percentile(durations, 99), 1),
+    p50RoundTrips: round(p50 / roundTripMs, 2),
   };
 }
 
@@ -243,10 +283,10 @@ async function batchLatency(stack: LocalStack, peer: Peer, size: number, count: 
 
 async function concurrentCopies(stack: LocalStack, peer: Peer) {
   const latency: FaultRule[] = [
-    { operation: "*", fault: "latency", probability: 1, fixedMs: INJECTED_LATENCY_MS },
+    { operation: "*", fault: "latency", probability: 1, fixedMs: RACE_LATENCY_MS },
   ];
   const run = await instance(stack, peer, latency);
-  const intents = fresh(200, "race");
+  const intents = fresh(SMOKE ? 20 : 200, "race");
   const waves = Array.from({ length: 5 }, () => redeliver(intents));
   let pending = waves.flatMap((wave) => batches(wave, 10));
   let failedDeliveries = 0;
@@ -352,10 +392,18 @@ try {
     results[peer.name] = {
       sequence: peer.sequence,
       ...(await callsAndUnits(stack, peer)),
-      batchLatency: [
-        await batchLatency(stack, peer, 10, QUICK ? 10 : 100),
-        await batchLatency(stack, peer, 100, QUICK ? 3 : 20),
-      ],
+      batchLatency: await (async () => {
+        const rows = [];
+        for (const roundTripMs of ROUND_TRIPS_MS) {
+          for (const size of [10, 100] as const) {
+            if (LATENCY_BATCHES[size] === 0) continue;
+            for (const pattern of ["distinct", "repeating"] as const) {
+              rows.push(await batchLatency(stack, peer, roundTripMs, size, pattern));
+            }
+          }
+        }
+        return rows;
+      })(),
       concurrentCopies: await concurrentCopies(stack, peer),
       crashWindows: await crashWindows(stack, peer),
       commitThenDrop: [
@@ -398,7 +446,8 @@ try {
       uniqueIntents: traffic.uniqueIntents,
       batchSize: 10,
       runs: RUNS,
-      injectedLatencyMs: INJECTED_LATENCY_MS,
+      roundTripsMs: ROUND_TRIPS_MS,
+      raceLatencyMs: RACE_LATENCY_MS,
     },
     versions: {
       node: process.version,
@@ -409,7 +458,7 @@ try {
     },
     peers: results,
   };
-  const out = new URL(QUICK ? "./results.quick.json" : "./results.json", import.meta.url);
+  const out = new URL(QUICK ? `./results.${SIZE}.json` : "./results.json", import.meta.url);
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`wrote ${out.pathname}`);
 } finally {

@@ -1,0 +1,67 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Every benchmark script runs to completion at a tiny size and prints what it should: a
+ * smoke, so none rots unnoticed. Nothing here is timed; timing lives in bench/.
+ */
+const root = fileURLToPath(new URL("..", import.meta.url));
+const tsx = join(root, "node_modules/.bin/tsx");
+
+async function bench(args: string[], env: Record<string, string> = {}) {
+  const { stdout } = await promisify(execFile)(tsx, args, {
+    cwd: root,
+    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+    maxBuffer: 10 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+describe("every benchmark runs at a tiny size", () => {
+  it("bench/handler.ts", async () => {
+    const out = JSON.parse(await bench(["bench/handler.ts", "--batches", "20"]));
+    expect(out.handler.awarded.dynamoCallsPerMessage).toBe(1);
+    expect(out.handler.duplicate.dynamoCallsPerMessage).toBe(1);
+  }, 120_000);
+
+  it("bench/publish.ts", async () => {
+    const out = JSON.parse(await bench(["bench/publish.ts", "--events", "100"]));
+    expect(out.libraryEventsPerSecond).toBeGreaterThan(0);
+    expect(out.bareEventsPerSecond).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("bench/e2e.ts, on the deployable bundle", async () => {
+    const out = JSON.parse(await bench(["bench/e2e.ts", "--events", "100"]));
+    expect(out).toMatchObject({ events: 100, exactTotals: true, function: "artifact" });
+    expect(out.functionEnvironments).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("bench/coldStart.ts", async () => {
+    const out = JSON.parse(await bench(["bench/coldStart.ts", "--runs", "1"]));
+    expect(out.rows.map((r: { name: string }) => r.name)).toEqual([
+      "bare node",
+      "deployed (ESM, minified, SDK bundled)",
+      "not minified",
+      "SDK left to the runtime",
+    ]);
+  }, 120_000);
+
+  it("bench/peersBench.ts and the report it feeds", async () => {
+    await bench(["bench/peersBench.ts"], { BENCH_SIZE: "smoke" });
+    const results = JSON.parse(await readFile(join(root, "bench/results.smoke.json"), "utf8"));
+    expect(Object.keys(results.peers)).toEqual([
+      "rewards (this worker)",
+      "Powertools idempotency",
+      "check-then-write",
+    ]);
+    expect(results.peers["rewards (this worker)"].concurrentCopies.doubleAwards).toBe(0);
+    const out = join(await mkdtemp(join(tmpdir(), "report-")), "REPORT.md");
+    await bench(["bench/peersReport.ts", "--results", join(root, "bench/results.smoke.json"), "--out", out]);
+    expect(await readFile(out, "utf8")).toContain("## Batch latency at real round trips");
+  }, 180_000);
+});
