@@ -3,6 +3,7 @@ import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
 import { deploySettings } from "./deploySettings";
 import { sstNodejsOptions, workerFunctionBuild } from "./functionBuild";
+import { producerAccess } from "./producerAccess";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
@@ -70,6 +71,8 @@ export function createRewards() {
     },
   );
 
+  producerAccess({ arn: events.arn, url: events.url }, settings);
+
   const topic = settings.alarmEmail ? new aws.sns.Topic("RewardsAlarms") : undefined;
   if (topic && settings.alarmEmail) {
     new aws.sns.TopicSubscription("RewardsAlarmsEmail", {
@@ -100,6 +103,8 @@ export function createRewards() {
   }
 
   return {
+    // `rewards env` turns these (SST writes them to .sst/outputs.json) into the CLI's variables.
+    region: aws.getRegionOutput().name,
     queueUrl: events.url,
     queueArn: events.arn,
     dlqUrl: dlq.url,

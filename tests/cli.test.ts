@@ -243,6 +243,31 @@ describe("configuration and usage errors", () => {
     });
   });
 
+  it("rewards env prints a deployed stage's variables from its outputs, and says what is missing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "outputs-"));
+    const outputs = join(dir, "outputs.json");
+    await writeFile(
+      outputs,
+      JSON.stringify({
+        region: "eu-west-1",
+        queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
+        queueArn: "arn:aws:sqs:eu-west-1:123456789012:q",
+        dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
+        tableName: "rewards-production-RewardsTable",
+      }),
+    );
+    expect(await runCli(["env", "--outputs", outputs], {})).toMatchObject({
+      code: 0,
+      stdout:
+        "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
+        "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=rewards-production-RewardsTable\n",
+    });
+    await writeFile(outputs, JSON.stringify({ region: "eu-west-1" }));
+    const partial = await runCli(["env", "--outputs", outputs], {});
+    expect(partial.code).toBe(1);
+    expect(partial.stderr).toMatch(/lacks what the CLI needs \(queueUrl: .*dlqUrl: .*tableName: /);
+  });
+
   it("usage errors are one line and a hint, exit 2; --help and --version exit 0", async () => {
     const unknown = await cli(["publishh"]);
     expect(unknown).toMatchObject({ code: 2 });

@@ -46,6 +46,13 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
         `REWARDS_MAXIMUM_CONCURRENCY must be a whole number from 2 to 1000, not ${bad}`,
       );
     }
-    expect(deploySettings({})).toEqual({ maximumConcurrency: 10, alarmEmail: undefined });
+    expect(deploySettings({})).toEqual({
+      maximumConcurrency: 10,
+      alarmEmail: undefined,
+      snsTopicArns: [],
+      eventBridgeBus: undefined,
+      eventBridgeSources: [],
+      producerAccounts: [],
+    });
   });
 });

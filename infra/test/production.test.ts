@@ -169,6 +169,7 @@ describe("production: alarms and outputs", () => {
 
   it("outputs what producers and operators need", () => {
     expect(run.outputs).toMatchObject({
+      region: "us-east-1",
       queueUrl: expect.stringMatching(/^https:\/\/sqs\./),
       queueArn: expect.stringMatching(/^arn:aws:/),
       dlqUrl: expect.stringMatching(/^https:\/\/sqs\./),

@@ -6,6 +6,7 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./cliError";
 import { registerDemo } from "./commands/demo";
 import { registerDev } from "./commands/dev";
 import { registerDlq } from "./commands/dlq";
+import { registerEnv } from "./commands/env";
 import { registerGuard } from "./commands/guard";
 import { registerLoad } from "./commands/load";
 import { registerPublish } from "./commands/publish";
@@ -42,6 +43,7 @@ function buildProgram(): Command {
     registerGuard,
     registerUser,
     registerSchema,
+    registerEnv,
   ]) {
     register(program);
   }

@@ -1,0 +1,58 @@
+import { readFile } from "node:fs/promises";
+import type { Command } from "commander";
+import { z } from "zod";
+import { CliError } from "../cliError";
+import { printJson } from "../output";
+
+/** What a deploy outputs (SST writes them to .sst/outputs.json), as the CLI needs them. */
+const outputsSchema = z.object({
+  region: z.string().min(1),
+  queueUrl: z.url(),
+  dlqUrl: z.url(),
+  tableName: z.string().min(1),
+});
+
+export function registerEnv(program: Command): void {
+  program
+    .command("env")
+    .description(
+      "print the variables that point this CLI at a deployed stage, from its outputs (.sst/outputs.json after `sst deploy`)",
+    )
+    .option("--outputs <file>", "the outputs file", ".sst/outputs.json")
+    .option("--json", "print JSON")
+    .action(async (options: { outputs: string; json?: boolean }) => {
+      let text: string;
+      try {
+        text = await readFile(options.outputs, "utf8");
+      } catch (error) {
+        throw new CliError(
+          `cannot read ${options.outputs} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run \`npx sst deploy --stage <stage>\` first, or pass --outputs`,
+        );
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        throw new CliError(`${options.outputs} is not JSON`);
+      }
+      const parsed = outputsSchema.safeParse(json);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+        throw new CliError(
+          `${options.outputs} lacks what the CLI needs (${problems}): is it a rewards stage's outputs?`,
+        );
+      }
+      const env = {
+        AWS_REGION: parsed.data.region,
+        QUEUE_URL: parsed.data.queueUrl,
+        DLQ_URL: parsed.data.dlqUrl,
+        TABLE_NAME: parsed.data.tableName,
+      };
+      if (options.json) return printJson(env);
+      process.stdout.write(
+        `${Object.entries(env)
+          .map(([name, value]) => `export ${name}=${value}`)
+          .join("\n")}\n`,
+      );
+    });
+}
