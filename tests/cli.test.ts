@@ -196,6 +196,8 @@ describe("rewards user, guard and dlq", () => {
       inFlightAtStart: 0,
       skippedPaid: 0,
       skipped: [],
+      overMax: 0,
+      leftInDlq: 0,
     });
     expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(1);
     await processQueue();
@@ -277,7 +279,7 @@ describe("configuration and usage errors", () => {
     const badValue = await cli(["dlq", "replay", "--max", "x"]);
     expect(badValue.code).toBe(2);
     expect(badValue.stderr.trim().split("\n")).toEqual([
-      "rewards: option '--max <n>' argument 'x' is invalid. expected a whole number from 1 to 9007199254740991",
+      "rewards: option '--max <n>' argument 'x' is invalid. expected a whole number of at least 1",
       "(run `rewards dlq replay --help` for usage)",
     ]);
     expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n" });

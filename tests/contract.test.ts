@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +19,8 @@ const it = stackTest({ visibilityTimeoutSeconds: 2 });
 const root = new URL("../", import.meta.url);
 const committed = async (file: string) =>
   JSON.parse(await readFile(new URL(`schemas/${file}`, root), "utf8")) as Record<string, unknown>;
+const committedSync = (file: string) =>
+  JSON.parse(readFileSync(new URL(`schemas/${file}`, root), "utf8")) as Record<string, unknown>;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 
 /** Every ```json block of docs/events.md, and the body of its `aws sqs send-message` example. */
@@ -72,6 +75,43 @@ describe("the JSON Schemas are the truth for other languages", () => {
     expect(validate({ ...base, time: "yesterday" })).toBe(false);
     expect(validate({ ...base, specversion: "0.3" })).toBe(false);
     expect(validate({ ...base, data: { userId: "u", extra: 1 }, extension: "x" })).toBe(true);
+  });
+
+  it("validators with default options name the one failing field: Ajv (no format plug-in) and Python's jsonschema", async () => {
+    const missingUser = {
+      specversion: "1.0",
+      id: "e",
+      source: "/s",
+      type: "article.completed",
+      data: { articleSlug: "a" },
+    };
+    for (const file of ["event.schema.json", ...eventTypes.map((t) => `${t}.schema.json`)]) {
+      expect(() => new Ajv2020().compile(committedSync(file)), file).not.toThrow();
+    }
+    const validate = new Ajv2020().compile(committedSync("event.schema.json"));
+    expect(validate(missingUser)).toBe(false);
+    expect(validate.errors?.map((e) => [e.instancePath, e.message])).toEqual([
+      ["/data", "must have required property 'userId'"],
+    ]);
+    expect(validate({ ...missingUser, data: { userId: "u", articleSlug: "a" }, type: "streak.day" })).toBe(
+      false,
+    );
+    expect(validate.errors?.map((e) => [e.instancePath, e.message])).toEqual([
+      ["/data", "must have required property 'day'"],
+    ]);
+    const python = `
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(json.loads(sys.argv[2])))
+print(json.dumps([list(error.absolute_path), error.message]))
+`;
+    const { stdout } = await promisify(execFile)(pythonForMoto(), [
+      "-c",
+      python,
+      new URL("schemas/event.schema.json", root).pathname,
+      JSON.stringify(missingUser),
+    ]);
+    expect(JSON.parse(stdout)).toEqual([["data"], "'userId' is a required property"]);
   });
 
   it("every example in docs/events.md is paid by the worker, and the raw ones match the schema", async () => {

@@ -317,7 +317,7 @@ describe("the DLQ replay operators need", () => {
     const run = await cliIn(env)(["dlq", "replay", "--native"]);
     expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(run.stderr).toMatch(
-      /^rewards: --native would move 1 message\(s\) whose event has no time and that carry no rewards\.firstSentAt/,
+      /^rewards: --native would move 1 message whose event has no time and that carry no rewards\.firstSentAt/,
     );
   });
 

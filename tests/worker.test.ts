@@ -366,8 +366,10 @@ describe("the batch worker against the local stack", () => {
     const [parked] = await drain(deps.sqs, queues.dlqUrl);
     expect(parked?.MessageAttributes?.["rewards.error"]?.StringValue).toBe("rejected");
     // An item-level cancellation reason, as AWS reports it: not a top-level ValidationException.
-    expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toMatch(
-      /^TransactionCanceledException \[None, ValidationError\]/,
+    expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toBe(
+      `the profile of user ${JSON.stringify(broken)} (USER#${broken}) was refused: An operand in the update expression has an incorrect data type — ` +
+        `the award adds to its xp and awards, which must both be numbers; repair it with \`rewards user ${broken} --set-xp <n> --yes\`, then replay ` +
+        "(TransactionCanceledException [None, ValidationError]: Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError])",
     );
     // The guard was rolled back with the update: a fixed profile can still be paid.
     expect(

@@ -2,16 +2,24 @@ import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { CliError } from "./cliError";
 
-/** What `rewards load --expect FILE` writes and `rewards verify --expect FILE` reads. */
+const count = () => z.number({ error: "expected a number" }).int("expected a whole number");
+
+/**
+ * What `rewards load --expect FILE` writes and `rewards verify --expect FILE` reads (README,
+ * "The expectation file"): only `users` is compared, and only it is required.
+ */
 const expectationSchema = z.object({
-  seed: z.number(),
-  events: z.number().int(),
-  uniqueIntents: z.number().int(),
-  /** What was sent besides unique intents (absent in files from older versions). */
-  duplicates: z.number().int().optional(),
-  invalid: z.number().int().optional(),
-  stale: z.number().int().optional(),
-  users: z.record(z.string(), z.number().int()),
+  /** Each user's expected XP. */
+  users: z.record(z.string(), count().min(0, "expected a whole number of at least 0"), {
+    error: (issue) => (issue.input === undefined ? "is required" : "expected an object of user id to XP"),
+  }),
+  /** What `load` sent, for the record. */
+  seed: count().optional(),
+  events: count().optional(),
+  uniqueIntents: count().optional(),
+  duplicates: count().optional(),
+  invalid: count().optional(),
+  stale: count().optional(),
 });
 
 export type Expectation = z.infer<typeof expectationSchema>;
@@ -34,7 +42,9 @@ export async function readExpectation(path: string): Promise<Expectation> {
     throw new CliError(`${path} is not JSON`);
   }
   const parsed = expectationSchema.safeParse(json);
-  if (!parsed.success)
-    throw new CliError(`${path} is not an expectation file: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "the file"} ${issue.message}`);
+    throw new CliError(`${path} is not an expectation file: ${problems.join("; ")}`);
+  }
   return parsed.data;
 }

@@ -5,7 +5,11 @@ export function integer(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < min || n > max)
-      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
+      throw new InvalidArgumentError(
+        max === Number.MAX_SAFE_INTEGER
+          ? `expected a whole number of at least ${min}`
+          : `expected a whole number from ${min} to ${max.toLocaleString("en")}`,
+      );
     return n;
   };
 }

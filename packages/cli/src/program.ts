@@ -72,9 +72,41 @@ function describeFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): 
     return `table ${JSON.stringify(env.TABLE_NAME ?? "")} does not exist here (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): ${message}`;
   if (name === "QueueDoesNotExist" || name.includes("NonExistentQueue"))
     return `queue does not exist here (check QUEUE_URL ${JSON.stringify(env.QUEUE_URL ?? "")}, DLQ_URL ${JSON.stringify(env.DLQ_URL ?? "")}, AWS_ENDPOINT_URL_SQS): ${message}`;
+  const unreachable = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT) (\S+)/.exec(message);
+  if (unreachable) return describeUnreachable(unreachable[1] as string, unreachable[2] as string, env);
   if (name === "CredentialsProviderError")
     return `no AWS credentials (set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; against the local stack, the env \`rewards dev\` prints): ${message}`;
   return message;
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EHOSTUNREACH: "host unreachable",
+  ETIMEDOUT: "connection timed out",
+};
+
+/** Which configured service lives at `address` (host:port, or a host name), and what to check. */
+function describeUnreachable(code: string, address: string, env: NodeJS.ProcessEnv): string {
+  const services: Array<[string, string, string | undefined]> = [
+    ["SQS", "AWS_ENDPOINT_URL_SQS", env.AWS_ENDPOINT_URL_SQS],
+    ["DynamoDB", "AWS_ENDPOINT_URL_DYNAMODB", env.AWS_ENDPOINT_URL_DYNAMODB],
+    ["SQS", "QUEUE_URL", env.QUEUE_URL],
+    ["SQS", "DLQ_URL", env.DLQ_URL],
+  ];
+  const hostOf = (url: string) => {
+    try {
+      const parsed = new URL(url);
+      return [parsed.host, parsed.hostname];
+    } catch {
+      return [];
+    }
+  };
+  const match = services.find(([, , url]) => url !== undefined && hostOf(url).includes(address));
+  const what = NETWORK_WORDS[code] ?? code;
+  if (!match) return `cannot reach ${address} (${what}): check the AWS_ENDPOINT_URL_* variables and the network`;
+  const [service, variable, url] = match;
+  return `cannot reach ${service} at ${url} (${what}, from ${variable}): is the local stack running (\`npx rewards dev\`)? Otherwise check ${variable}`;
 }
 
 /** Errors are one line on stderr; a stack trace only with LOG_LEVEL=debug. */

@@ -108,3 +108,28 @@ export function describeError(error: unknown): string {
   if (reasons) return `${name} [${reasons.join(", ")}]: ${message}`;
   return name === "Error" ? message : `${name}: ${message}`;
 }
+
+/**
+ * Why a transaction was rejected for good, naming the item (the guard, or the user's profile)
+ * and DynamoDB's own words for each item it refused, then the error itself for reference.
+ */
+export function rejectionReason(error: unknown, userId: string): string {
+  const reasons = cancellationReasons(error) ?? [];
+  const items = reasons.flatMap((reason, index) => {
+    if (!PERMANENT_REASONS.has(String(reason.Code))) return [];
+    const said = reason.Message ?? reason.Code;
+    return index === 0
+      ? [`the award's guard item was refused: ${said}`]
+      : [
+          `the profile of user ${JSON.stringify(userId)} (USER#${userId}) was refused: ${said} — ` +
+            `the award adds to its xp and awards, which must both be numbers; repair it with ` +
+            `\`rewards user ${shellWord(userId)} --set-xp <n> --yes\`, then replay`,
+        ];
+  });
+  return `${items.join("; ")} (${describeError(error)})`;
+}
+
+/** `userId` as one shell word: bare when it is plainly safe, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w.@:+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

@@ -14,25 +14,45 @@ export function eventSchemaFor(type: EventType) {
   });
 }
 
+/**
+ * Without `format`: its patterns say the same (`day`'s even checks the calendar), and a
+ * validator with default options then needs no format plug-in (Ajv refuses unknown formats).
+ */
+function withoutFormats(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutFormats);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== "format")
+      .map(([key, inner]) => [key, withoutFormats(inner)]),
+  );
+}
+
 // Input, so unknown fields stay allowed (no additionalProperties: false): the worker ignores them.
-// Stryker disable next-line StringLiteral: zod's generator treats every io but "output" as input
-const toJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: "input" });
+const toJson = (schema: z.ZodType) =>
+  // Stryker disable next-line StringLiteral: zod's generator treats every io but "output" as input
+  withoutFormats(z.toJSONSchema(schema, { io: "input" })) as Record<string, unknown>;
 
 /**
  * The JSON Schema (draft 2020-12) of one event type, or of any event. Generated from the
  * zod schemas the worker validates with, so other languages validate against the truth.
  * (What JSON Schema cannot say — well-formed Unicode, a real calendar date in `time` — the
- * worker still checks.)
+ * worker still checks.) Any event dispatches on `type` (`if`/`then`), so a validator names
+ * the failing field of that type's schema, not a failure of every branch.
  */
 export function eventJsonSchema(type?: EventType): Record<string, unknown> {
   if (type) return toJson(eventSchemaFor(type));
-  const { $schema, ...anyOf } = toJson(
-    z.union(eventTypes.map(eventSchemaFor) as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]),
-  );
+  const branches = eventTypes.map((each) => {
+    const { $schema: _schema, ...branch } = toJson(eventSchemaFor(each));
+    return { if: { properties: { type: { const: each } }, required: ["type"] }, then: branch };
+  });
   return {
-    $schema,
+    $schema: "https://json-schema.org/draft/2020-12/schema",
     title: "reading event",
     description: `A reading event of one of the types ${eventTypes.join(", ")} (CloudEvents 1.0, structured JSON mode).`,
-    ...anyOf,
+    type: "object",
+    properties: { type: { enum: eventTypes, description: "the event type; one of the reward rules" } },
+    required: ["type"],
+    allOf: branches,
   };
 }

@@ -1,6 +1,6 @@
 export type { Award } from "./award";
 export { AwardError, awardOnce } from "./awardOnce";
-export { classifyError, describeError, type ErrorClass } from "./classifyError";
+export { classifyError, describeError, type ErrorClass, rejectionReason } from "./classifyError";
 export {
   ConfigError,
   type ConfigWith,

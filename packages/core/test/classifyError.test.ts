@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyError, describeError, type ErrorClass } from "../src";
-import { isUnknownOutcome } from "../src/classifyError";
+import { isUnknownOutcome, rejectionReason } from "../src/classifyError";
 
 const cancelled = (...codes: string[]) =>
   Object.assign(new Error("Transaction cancelled"), {
@@ -125,6 +125,34 @@ describe("describeError", () => {
     expect(describeError(new Error("socket hang up"))).toBe("socket hang up");
     expect(describeError(Object.assign(new Error("slow"), { name: "TimeoutError" }))).toBe(
       "TimeoutError: slow",
+    );
+  });
+});
+
+describe("rejectionReason", () => {
+  it("names the refused item and DynamoDB's words for it", () => {
+    const error = Object.assign(new Error("Transaction cancelled"), {
+      name: "TransactionCanceledException",
+      CancellationReasons: [
+        { Code: "ValidationError", Message: "guard too big" },
+        {
+          Code: "ValidationError",
+          Message: "An operand in the update expression has an incorrect data type",
+        },
+      ],
+    });
+    expect(rejectionReason(error, "u1")).toBe(
+      'the award\'s guard item was refused: guard too big; the profile of user "u1" (USER#u1) was refused: ' +
+        "An operand in the update expression has an incorrect data type — the award adds to its xp and awards, " +
+        "which must both be numbers; repair it with `rewards user u1 --set-xp <n> --yes`, then replay " +
+        "(TransactionCanceledException [ValidationError, ValidationError]: Transaction cancelled)",
+    );
+    const bare = Object.assign(new Error("x"), {
+      name: "TransactionCanceledException",
+      CancellationReasons: [{ Code: "None" }, { Code: "ItemCollectionSizeLimitExceeded" }],
+    });
+    expect(rejectionReason(bare, "u2")).toMatch(
+      /^the profile of user "u2" \(USER#u2\) was refused: ItemCollectionSizeLimitExceeded — /,
     );
   });
 });

@@ -3,10 +3,11 @@ import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { dlqStats, peekDlq } from "../dlq/inspect";
-import { describeReplay, replayDlq, replayNative } from "../dlq/replay";
+import { describeReplay, type ReplayFilter, replayDlq, replayNative } from "../dlq/replay";
 import { type ReplayVerdict, VERDICT_WORDS } from "../dlq/replayVerdict";
 import { integer, rate } from "../options";
-import { printJson, printPairs, printTable } from "../output";
+import { plural, printJson, printPairs, printTable } from "../output";
+import { queueCounts } from "../queues/queueCounts";
 import { type Progress, progressBar } from "../progress";
 
 const ERROR_CODES = ["invalid_json", "invalid_event", "unknown_type", "stale", "rejected", "redriven"];
@@ -21,6 +22,11 @@ interface ReplayCommandOptions {
   skipPaid?: boolean;
   native?: boolean;
   json?: boolean;
+}
+
+function checkErrorCode(code: string | undefined): void {
+  if (code !== undefined && !ERROR_CODES.includes(code))
+    throw new CliError(`--error must be one of ${ERROR_CODES.join(", ")}`, 2);
 }
 
 export function registerDlq(program: Command): void {
@@ -68,12 +74,19 @@ export function registerDlq(program: Command): void {
     .command("peek")
     .description("show parked messages and why they were parked, without removing them")
     .option("--max <n>", "at most this many", integer(1, 1000), 10)
+    .option("--type <type>", "only events of this type")
+    .option("--error <code>", `only messages parked for this reason: ${ERROR_CODES.join(", ")}`)
+    .option("--user <userId>", "only events of this user")
     .option("--json", "print JSON (with full bodies)")
-    .action(async (options: { max: number; json?: boolean }) => {
+    .action(async (options: { max: number; json?: boolean } & ReplayFilter) => {
+      checkErrorCode(options.error);
       const config = commandConfig("DLQ_URL");
-      const parked = await peekDlq(clientsFor(config).sqs, config.DLQ_URL, options.max);
+      const parked = await peekDlq(clientsFor(config).sqs, config.DLQ_URL, options.max, options);
       if (options.json) return printJson(parked);
-      if (parked.length === 0) return void process.stdout.write("the DLQ is empty\n");
+      if (parked.length === 0) {
+        const filtered = options.type || options.error || options.user;
+        return void process.stdout.write(filtered ? "no parked message matches\n" : "the DLQ is empty\n");
+      }
       printTable(
         parked.map((p) => ({ ...p, body: p.body.length > 60 ? `${p.body.slice(0, 57)}...` : p.body })),
         ["sourceMessageId", "error", "type", "userId", "reason", "parkedAt", "body"],
@@ -101,8 +114,7 @@ export function registerDlq(program: Command): void {
     .option("--native", "use SQS's own redrive (StartMessageMoveTask): all messages, no filters, on AWS only")
     .option("--json", "print JSON")
     .action(async (options: ReplayCommandOptions) => {
-      if (options.error !== undefined && !ERROR_CODES.includes(options.error))
-        throw new CliError(`--error must be one of ${ERROR_CODES.join(", ")}`, 2);
+      checkErrorCode(options.error);
       const judging = options.dryRun === true || options.skipPaid === true;
       const config = commandConfig("DLQ_URL", "QUEUE_URL", ...(judging ? (["TABLE_NAME"] as const) : []));
       const { sqs, dynamo } = clientsFor(config);
@@ -150,8 +162,12 @@ export function registerDlq(program: Command): void {
       if (!options.yes)
         throw new CliError("purge deletes every parked message for good; add --yes to confirm", 2);
       const config = commandConfig("DLQ_URL");
-      await clientsFor(config).sqs.send(new PurgeQueueCommand({ QueueUrl: config.DLQ_URL }));
-      if (options.json) printJson({ purged: true });
-      else process.stdout.write("DLQ purged\n");
+      const { sqs } = clientsFor(config);
+      // SQS purges what the queue holds when asked; its counts just before say how much that is.
+      const counts = await queueCounts(sqs, config.DLQ_URL);
+      const purged = counts.visible + counts.inFlight + counts.delayed;
+      await sqs.send(new PurgeQueueCommand({ QueueUrl: config.DLQ_URL }));
+      if (options.json) printJson({ purged });
+      else process.stdout.write(`${plural(purged, "message")} purged from the DLQ\n`);
     });
 }

@@ -11,6 +11,7 @@ import { cliLogger } from "../stdErrLogger";
 interface UserOptions {
   json?: boolean;
   setXp?: number;
+  corruptXp?: string;
   yes?: boolean;
 }
 
@@ -24,12 +25,21 @@ export function registerUser(program: Command): void {
       "set the profile's xp (to repair one the worker rejects, e.g. a string), only if it still holds what was read",
       integer(0),
     )
-    .option("--yes", "confirm --set-xp")
+    .option(
+      "--corrupt-xp <text>",
+      "store text as the profile's xp, to rehearse a corrupted profile (local stack only: AWS_ENDPOINT_URL_DYNAMODB set)",
+    )
+    .option("--yes", "confirm --set-xp or --corrupt-xp")
     .option("--json", "print JSON")
     .action(async (userId: string, options: UserOptions) => {
-      if (options.setXp !== undefined && !options.yes)
-        throw new CliError("--set-xp changes a user's XP; add --yes to confirm", 2);
+      const newXp = options.setXp ?? options.corruptXp;
+      if (options.setXp !== undefined && options.corruptXp !== undefined)
+        throw new CliError("--set-xp and --corrupt-xp: one or the other", 2);
+      if (newXp !== undefined && !options.yes)
+        throw new CliError(`${options.setXp !== undefined ? "--set-xp" : "--corrupt-xp"} changes a user's XP; add --yes to confirm`, 2);
       const config = commandConfig("TABLE_NAME");
+      if (options.corruptXp !== undefined && !config.AWS_ENDPOINT_URL_DYNAMODB)
+        throw new CliError("--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS", 2);
       const { dynamo } = clientsFor(config);
       const read = async () =>
         (
@@ -38,7 +48,7 @@ export function registerUser(program: Command): void {
           )
         ).Item;
       let item = await read();
-      if (options.setXp !== undefined) {
+      if (newXp !== undefined) {
         const before = item?.xp;
         try {
           // Conditional on the value read, so a concurrent award is never overwritten.
@@ -49,7 +59,7 @@ export function registerUser(program: Command): void {
               UpdateExpression: "SET xp = :xp, updatedAt = :now",
               ConditionExpression: before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
               ExpressionAttributeValues: {
-                ":xp": options.setXp,
+                ":xp": newXp,
                 ":now": new Date().toISOString(),
                 ...(before === undefined ? {} : { ":before": before }),
               },
@@ -63,8 +73,8 @@ export function registerUser(program: Command): void {
           throw error;
         }
         cliLogger("rewards-user", config.LOG_LEVEL ?? "info").warn(
-          { userId, from: before ?? null, to: options.setXp },
-          "profile xp set by an operator",
+          { userId, from: before ?? null, to: newXp },
+          options.corruptXp === undefined ? "profile xp set by an operator" : "profile xp corrupted on purpose (a rehearsal)",
         );
         item = await read();
       }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
 import { readExpectation } from "../expectations";
-import { printJson, printTable } from "../output";
+import { plural, printJson, printTable } from "../output";
 import { compareXp } from "../profiles";
 import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from "../queues/drainOptions";
 
@@ -30,8 +30,8 @@ export function registerVerify(program: Command): void {
             ["userId", "expected", "actual"],
           );
         process.stdout.write(
-          `${report.users} users, expected ${report.expectedTotal} XP, found ${report.actualTotal} XP: ` +
-            `${report.mismatches.length === 0 ? "all match" : `${report.mismatches.length} mismatch(es)`}\n`,
+          `${plural(report.users, "user")}, expected ${report.expectedTotal} XP, found ${report.actualTotal} XP: ` +
+            `${report.mismatches.length === 0 ? "all match" : plural(report.mismatches.length, "mismatch", "mismatches")}\n`,
         );
       }
       if (report.mismatches.length > 0) process.exitCode = 1;

@@ -1,8 +1,10 @@
+import { createSqsClient } from "@rewards/core";
 import { type Command, Option } from "commander";
 import { commandConfig } from "../cliConfig";
 import { startLocalWorker } from "../localWorker";
 import { integer } from "../options";
 import { printPairs } from "../output";
+import { waitUntilDrained } from "../queues/waitForDrain";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
 import type { FunctionCode } from "../workerFunction";
@@ -63,8 +65,9 @@ export function registerWorker(program: Command): void {
         "run the Lambda handler against QUEUE_URL with Lambda's SQS semantics, until SIGINT/SIGTERM",
       ),
   )
+    .option("--drain", "stop once the queue is empty (nothing visible, in flight or delayed), and say what happened")
     .option("--json", "print the final statistics as JSON")
-    .action(async (options: PollerCliOptions & { json?: boolean }) => {
+    .action(async (options: PollerCliOptions & { json?: boolean; drain?: boolean }) => {
       const config = commandConfig("QUEUE_URL", "TABLE_NAME");
       const logger = cliLogger("rewards-poller", config.LOG_LEVEL ?? "info");
       const worker = await startLocalWorker({
@@ -72,19 +75,37 @@ export function registerWorker(program: Command): void {
         code: options.function,
         settings: pollerSettings(options),
         logger,
-        // The function's log lines, as CloudWatch Logs would get them.
-        onOutput: (line) => process.stdout.write(`${line}\n`),
+        // The function's log lines are logs: stderr, like ours (its metrics lines too, at debug).
+        onOutput: (line) => {
+          if (!line.startsWith('{"_aws"')) process.stderr.write(`${line}\n`);
+          else if (logger.isLevelEnabled("debug")) process.stderr.write(`${line}\n`);
+        },
       });
-      logger.info({ queueUrl: config.QUEUE_URL, pollers: options.pollers }, "polling; Ctrl-C to stop");
+      const sqs = createSqsClient(config);
+      logger.info(
+        { queueUrl: config.QUEUE_URL, pollers: options.pollers },
+        options.drain ? "processing until the queue is empty" : "polling; Ctrl-C to stop",
+      );
+      const drained = options.drain
+        ? waitUntilDrained(sqs, config.QUEUE_URL, { timeoutMs: Number.POSITIVE_INFINITY })
+        : new Promise<never>(() => {});
       await Promise.race([
         untilSignal((signal) => logger.info({ signal }, "stopping: finishing in-flight batches")),
         worker.poller.done,
+        drained,
       ]);
       await worker.stop();
       const { stats } = worker;
-      const summary = { batches: stats.batches, messages: stats.messages, redelivered: stats.redelivered };
-      // One line: stdout also carries the function's log lines, so the summary is the last line.
+      const summary = {
+        messages: stats.messages,
+        ...stats.outcomes,
+        redelivered: stats.redelivered,
+        batches: stats.batches,
+      };
       if (options.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-      else printPairs(summary);
+      else {
+        const { batches: _batches, ...counts } = summary;
+        printPairs(counts);
+      }
     });
 }

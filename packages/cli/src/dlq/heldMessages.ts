@@ -51,7 +51,7 @@ export async function release(sqs: SQSClient, queueUrl: string, messages: readon
     const failed = [...refused, ...unsent];
     if (failed.length > 0) {
       throw new Error(
-        `${failed.length} held message(s) not released (visible again when their hold ends): ${failed[0]?.error}`,
+        `${failed.length} held ${failed.length === 1 ? "message" : "messages"} not released (visible again when their hold ends): ${failed[0]?.error}`,
       );
     }
   }

@@ -3,13 +3,26 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
 import { describeParked, type ParkedMessage } from "./parkedMessage";
+import { matches, type ReplayFilter } from "./replay";
 import { judgeParked, type ReplayVerdict, tallyVerdicts } from "./replayVerdict";
 
-/** Reads up to `max` parked messages without consuming them: held while read, then released at once. */
-export async function peekDlq(sqs: SQSClient, dlqUrl: string, max: number): Promise<ParkedMessage[]> {
-  const held = await holdMessages(sqs, dlqUrl, max, 30);
+/**
+ * Reads up to `max` parked messages matching `filter` without consuming them: everything is
+ * held while read (to read each once), then released at once.
+ */
+export async function peekDlq(
+  sqs: SQSClient,
+  dlqUrl: string,
+  max: number,
+  filter: ReplayFilter = {},
+): Promise<ParkedMessage[]> {
+  const filtered = filter.type !== undefined || filter.error !== undefined || filter.user !== undefined;
+  const held = await holdMessages(sqs, dlqUrl, filtered ? (await queueCounts(sqs, dlqUrl)).visible : max, 30);
   await release(sqs, dlqUrl, held);
-  return held.map(describeParked);
+  return held
+    .map(describeParked)
+    .filter((parked) => matches(parked, filter))
+    .slice(0, max);
 }
 
 export interface DlqStats extends QueueCounts {

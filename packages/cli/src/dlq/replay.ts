@@ -11,6 +11,7 @@ import {
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { decodeEvent, describeError, replayAttributes } from "@rewards/core";
 import { CliError } from "../cliError";
+import { plural } from "../output";
 import { queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
 import { describeParked, type ParkedMessage } from "./parkedMessage";
@@ -63,6 +64,10 @@ export interface ReplayReport {
   parkedDuringReplay: number;
   /** Held by another reader when the pass started: not in it; run again once they are visible. */
   inFlightAtStart: number;
+  /** Matching source messages left because of --max. */
+  overMax: number;
+  /** Messages (copies) the DLQ holds after the pass, of those it read. */
+  leftInDlq: number;
   /** With a judge: what a replay does now, per matching source message. */
   verdicts?: Record<ReplayVerdict, number>;
   /** With --dry-run and a judge: each matching source message and its verdict. */
@@ -74,7 +79,7 @@ export interface ReplayReport {
 
 const HOLD_SECONDS = 120;
 
-function matches(parked: ParkedMessage, filter: ReplayFilter): boolean {
+export function matches(parked: ParkedMessage, filter: ReplayFilter): boolean {
   return (
     (filter.type === undefined || parked.type === filter.type) &&
     (filter.error === undefined || parked.error === filter.error) &&
@@ -120,6 +125,8 @@ export async function replayDlq(
     inFlightAtStart: counts.inFlight,
     skippedPaid: 0,
     skipped: [],
+    overMax: 0,
+    leftInDlq: 0,
   };
   if (options.skipPaid && !options.judge)
     throw new CliError("--skip-paid needs the table to judge with (TABLE_NAME)");
@@ -134,6 +141,12 @@ export async function replayDlq(
       )
     : undefined;
   const judgedSources = new Map<string, JudgedMessage>();
+  const overMaxSources = new Set<string>();
+  let deleted = 0;
+  const remove = async (message: Message) => {
+    await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
+    deleted++;
+  };
   const skippedSources = new Set<string>();
   const toRelease: Message[] = [];
   const replayedSources = new Set<string>();
@@ -167,8 +180,7 @@ export async function replayDlq(
     }
     if (replayedSources.has(parked.sourceMessageId) || skippedSources.has(parked.sourceMessageId)) {
       if (report.dryRun) toRelease.push(message);
-      else
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
+      else await remove(message);
       report.copiesDeleted++;
     } else if (options.skipPaid && verdict?.verdict === "paid") {
       // Its intent is paid and its guard alive: sending it would only cost a transaction.
@@ -180,10 +192,11 @@ export async function replayDlq(
         intentKey: verdict.intentKey,
       });
       if (report.dryRun) toRelease.push(message);
-      else
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
+      else await remove(message);
     } else if (failedSources.has(parked.sourceMessageId) || replayedSources.size >= max) {
-      toRelease.push(message); // over --max, or a copy of a message whose send just failed
+      // Over --max, or a copy of a message whose send just failed: it stays.
+      if (!failedSources.has(parked.sourceMessageId)) overMaxSources.add(parked.sourceMessageId);
+      toRelease.push(message);
     } else if (report.dryRun) {
       replayedSources.add(parked.sourceMessageId);
       report.replayed++;
@@ -208,7 +221,7 @@ export async function replayDlq(
       replayedSources.add(parked.sourceMessageId);
       report.replayed++;
       try {
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: dlqUrl, ReceiptHandle: message.ReceiptHandle }));
+        await remove(message);
       } catch (error) {
         report.failed++;
         report.failures.push({
@@ -221,6 +234,8 @@ export async function replayDlq(
   }
   options.onProgress?.(done, held.length);
   await release(sqs, dlqUrl, toRelease);
+  report.overMax = overMaxSources.size;
+  report.leftInDlq = held.length - deleted;
   if (judged) {
     report.verdicts = tallyVerdicts(judgedSources.values());
     if (report.dryRun) report.judged = [...judgedSources.values()];
@@ -238,6 +253,7 @@ export function describeReplay(report: ReplayReport): string {
     `${report.failed} failed`,
   ];
   const left = [
+    report.overMax > 0 ? `${report.overMax} matching (over --max)` : "",
     report.notMatching > 0 ? `${report.notMatching} not matching the filter` : "",
     report.parkedDuringReplay > 0 ? `${report.parkedDuringReplay} parked again during the replay` : "",
   ].filter(Boolean);
@@ -248,7 +264,10 @@ export function describeReplay(report: ReplayReport): string {
       `${report.skippedPaid} already paid ${report.dryRun ? "would be deleted" : "deleted"} instead of sent`,
     );
   }
-  const lines = [`${parts.join(", ")}${left.length > 0 ? `; left in the DLQ: ${left.join(", ")}` : ""}.`];
+  const leftTotal = left.length > 0 ? ` (${plural(report.leftInDlq, "message")} in all)` : "";
+  const lines = [
+    `${parts.join(", ")}${left.length > 0 ? `; left in the DLQ: ${left.join(", ")}${leftTotal}` : ""}.`,
+  ];
   if (report.verdicts) {
     const verdicts = Object.entries(report.verdicts) as Array<[ReplayVerdict, number]>;
     lines.unshift(
@@ -257,7 +276,7 @@ export function describeReplay(report: ReplayReport): string {
   }
   if (report.inFlightAtStart > 0) {
     lines.push(
-      `${report.inFlightAtStart} message(s) were being read elsewhere and were not in this pass: run it again once they are visible.`,
+      `${plural(report.inFlightAtStart, "message was", "messages were")} being read elsewhere and not in this pass: run it again once they are visible.`,
     );
   }
   for (const failure of report.failures.slice(0, 10)) lines.push(`  ${failure.messageId}: ${failure.error}`);
@@ -301,7 +320,7 @@ export async function replayNative(
   const unsafe = held.map(describeParked).filter(agedByArrivalOnly);
   if (unsafe.length > 0) {
     throw new CliError(
-      `--native would move ${unsafe.length} message(s) whose event has no time and that carry no rewards.firstSentAt ` +
+      `--native would move ${plural(unsafe.length, "message")} whose event has no time and that carry no rewards.firstSentAt ` +
         "(copies the redrive policy moved): SQS may date them anew, and an event older than its rule's memory could then " +
         "pay twice. Replay them without --native, which sends when they first entered the queue along.",
     );

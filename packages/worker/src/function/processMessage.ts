@@ -6,6 +6,7 @@ import {
   judgeEventTime,
   type ParkReason,
   parkReason,
+  rejectionReason,
 } from "@rewards/core";
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
@@ -66,7 +67,8 @@ export async function processMessage(
     }
     const withAttempts = { ...withKey, attempts: error.attempts };
     if (error.kind === "permanent") {
-      return park(deps, item, parkReason("rejected", describeError(error.cause)), withAttempts, deadline);
+      const reason = rejectionReason(error.cause, decoded.award.userId);
+      return park(deps, item, parkReason("rejected", reason), withAttempts, deadline);
     }
     const unknown = error.mayHaveCommitted
       ? "; an attempt's fate is unknown: if it committed, the redelivery is this message's own duplicate"
