@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
@@ -163,6 +163,21 @@ describe("the DLQ replay operators need", () => {
       delayed: 0,
     });
     expect((await queueCounts(sqsOf(env), env.QUEUE_URL as string)).visible).toBe(2);
+    expect(report).toMatchObject({ overMax: 1, leftInDlq: 1 });
+  });
+
+  it("a replay capped by --max says how many matching messages remain, and how many in all", async ({
+    env,
+  }) => {
+    await park(env, [
+      sqsRecord(eventBody("article.shared", { userId: "capped" })),
+      sqsRecord(eventBody("article.shared", { userId: "capped", articleSlug: "b" })),
+      sqsRecord("{other"),
+    ]);
+    const run = await cliIn(env)(["dlq", "replay", "--user", "capped", "--max", "1"]);
+    expect(run.stdout).toBe(
+      "1 replayed, 0 extra copies deleted, 0 failed; left in the DLQ: 1 matching (over --max), 1 not matching the filter (2 messages in all).\n",
+    );
   });
 
   it("failed sends say why, are visible again at once, and exit 1", async ({ env }) => {
@@ -372,11 +387,54 @@ describe("producers and operators at the command line", () => {
     expect(set.stderr).toMatch(/"from":"twenty","to":20.*profile xp set by an operator/);
   });
 
-  it("a missing table is named", async ({ env }) => {
-    const run = await runCli(["user", "x"], { ...env, TABLE_NAME: "no-such-table" });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^rewards: table "no-such-table" does not exist here \(check TABLE_NAME/);
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  it("a missing table is named, by every command that reads one", async ({ env }) => {
+    const expect1 = join(tmpdir(), `expect-${Date.now()}.json`);
+    await writeFile(expect1, JSON.stringify({ users: { u1: 20 } }));
+    // A parked event that decodes: judging what its replay would do reads its guard.
+    await sqsOf(env).send(
+      new SendMessageCommand({ QueueUrl: env.DLQ_URL, MessageBody: completed("judged", "a") }),
+    );
+    for (const args of [
+      ["user", "x"],
+      ["guard", "signup.completed", "userId=x"],
+      ["verify", "--expect", expect1],
+      ["dlq", "stats"],
+    ]) {
+      const run = await runCli(args, { ...env, TABLE_NAME: "no-such-table" });
+      expect(run.code, args.join(" ")).toBe(1);
+      expect(run.stderr, args.join(" ")).toMatch(
+        /^rewards: table "no-such-table" does not exist here \(check TABLE_NAME/,
+      );
+      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+
+  it("an expectation file needs only users, and a bad one names the field", async ({ env }) => {
+    const good = join(tmpdir(), `good-${Date.now()}.json`);
+    const bad = join(tmpdir(), `bad-${Date.now()}.json`);
+    await writeFile(good, JSON.stringify({ users: { "never-paid": 0 } }));
+    await writeFile(bad, JSON.stringify({ users: { u1: "x" } }));
+    expect(await cliIn(env)(["verify", "--expect", good])).toMatchObject({
+      code: 0,
+      stdout: "1 user, expected 0 XP, found 0 XP: all match\n",
+    });
+    expect(await cliIn(env)(["verify", "--expect", bad])).toMatchObject({
+      code: 1,
+      stderr: `rewards: ${bad} is not an expectation file: users.u1 expected a number\n`,
+    });
+  });
+
+  it("a refused connection names the service and where it was looked for", async ({ env }) => {
+    const run = await runCli(["queue", "stats"], {
+      ...env,
+      AWS_ENDPOINT_URL_SQS: "http://127.0.0.1:1",
+      QUEUE_URL: "http://127.0.0.1:1/000000000000/q",
+    });
+    expect(run).toMatchObject({
+      code: 1,
+      stderr:
+        "rewards: cannot reach SQS at http://127.0.0.1:1 (connection refused, from AWS_ENDPOINT_URL_SQS): is the local stack running (`npx rewards dev`)? Otherwise check AWS_ENDPOINT_URL_SQS\n",
+    });
   });
 
   it("rewards schema prints the committed schema; an unknown type is a usage error", async ({ env }) => {

@@ -43,7 +43,9 @@ export async function readExpectation(path: string): Promise<Expectation> {
   }
   const parsed = expectationSchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "the file"} ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "the file"} ${issue.message}`,
+    );
     throw new CliError(`${path} is not an expectation file: ${problems.join("; ")}`);
   }
   return parsed.data;

@@ -61,7 +61,8 @@ export async function compareXp(
   let actualTotal = 0;
   let awardsTotal = 0;
   for (const [userId, want] of Object.entries(expected)) {
-    const got = actual.get(userId)?.xp ?? null;
+    // No profile: nothing was ever paid, which is 0 XP.
+    const got = actual.get(userId)?.xp ?? 0;
     expectedTotal += want;
     actualTotal += got ?? 0;
     awardsTotal += actual.get(userId)?.awards ?? 0;

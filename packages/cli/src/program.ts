@@ -104,7 +104,8 @@ function describeUnreachable(code: string, address: string, env: NodeJS.ProcessE
   };
   const match = services.find(([, , url]) => url !== undefined && hostOf(url).includes(address));
   const what = NETWORK_WORDS[code] ?? code;
-  if (!match) return `cannot reach ${address} (${what}): check the AWS_ENDPOINT_URL_* variables and the network`;
+  if (!match)
+    return `cannot reach ${address} (${what}): check the AWS_ENDPOINT_URL_* variables and the network`;
   const [service, variable, url] = match;
   return `cannot reach ${service} at ${url} (${what}, from ${variable}): is the local stack running (\`npx rewards dev\`)? Otherwise check ${variable}`;
 }

@@ -44,6 +44,7 @@ export function eventJsonSchema(type?: EventType): Record<string, unknown> {
   if (type) return toJson(eventSchemaFor(type));
   const branches = eventTypes.map((each) => {
     const { $schema: _schema, ...branch } = toJson(eventSchemaFor(each));
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
     return { if: { properties: { type: { const: each } }, required: ["type"] }, then: branch };
   });
   return {

@@ -7,8 +7,8 @@ import { describeReplay, type ReplayFilter, replayDlq, replayNative } from "../d
 import { type ReplayVerdict, VERDICT_WORDS } from "../dlq/replayVerdict";
 import { integer, rate } from "../options";
 import { plural, printJson, printPairs, printTable } from "../output";
-import { queueCounts } from "../queues/queueCounts";
 import { type Progress, progressBar } from "../progress";
+import { queueCounts } from "../queues/queueCounts";
 
 const ERROR_CODES = ["invalid_json", "invalid_event", "unknown_type", "stale", "rejected", "redriven"];
 
@@ -23,6 +23,10 @@ interface ReplayCommandOptions {
   native?: boolean;
   json?: boolean;
 }
+
+/** Long text cut for a table cell; --json has it whole. */
+const clip = (text: string, max: number) =>
+  [...text].length > max ? `${[...text].slice(0, max - 1).join("")}…` : text;
 
 function checkErrorCode(code: string | undefined): void {
   if (code !== undefined && !ERROR_CODES.includes(code))
@@ -88,7 +92,7 @@ export function registerDlq(program: Command): void {
         return void process.stdout.write(filtered ? "no parked message matches\n" : "the DLQ is empty\n");
       }
       printTable(
-        parked.map((p) => ({ ...p, body: p.body.length > 60 ? `${p.body.slice(0, 57)}...` : p.body })),
+        parked.map((p) => ({ ...p, reason: clip(p.reason, 100), body: clip(p.body, 60) })),
         ["sourceMessageId", "error", "type", "userId", "reason", "parkedAt", "body"],
       );
     });

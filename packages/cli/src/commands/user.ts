@@ -36,10 +36,16 @@ export function registerUser(program: Command): void {
       if (options.setXp !== undefined && options.corruptXp !== undefined)
         throw new CliError("--set-xp and --corrupt-xp: one or the other", 2);
       if (newXp !== undefined && !options.yes)
-        throw new CliError(`${options.setXp !== undefined ? "--set-xp" : "--corrupt-xp"} changes a user's XP; add --yes to confirm`, 2);
+        throw new CliError(
+          `${options.setXp !== undefined ? "--set-xp" : "--corrupt-xp"} changes a user's XP; add --yes to confirm`,
+          2,
+        );
       const config = commandConfig("TABLE_NAME");
       if (options.corruptXp !== undefined && !config.AWS_ENDPOINT_URL_DYNAMODB)
-        throw new CliError("--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS", 2);
+        throw new CliError(
+          "--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS",
+          2,
+        );
       const { dynamo } = clientsFor(config);
       const read = async () =>
         (
@@ -74,7 +80,9 @@ export function registerUser(program: Command): void {
         }
         cliLogger("rewards-user", config.LOG_LEVEL ?? "info").warn(
           { userId, from: before ?? null, to: newXp },
-          options.corruptXp === undefined ? "profile xp set by an operator" : "profile xp corrupted on purpose (a rehearsal)",
+          options.corruptXp === undefined
+            ? "profile xp set by an operator"
+            : "profile xp corrupted on purpose (a rehearsal)",
         );
         item = await read();
       }

@@ -65,7 +65,10 @@ export function registerWorker(program: Command): void {
         "run the Lambda handler against QUEUE_URL with Lambda's SQS semantics, until SIGINT/SIGTERM",
       ),
   )
-    .option("--drain", "stop once the queue is empty (nothing visible, in flight or delayed), and say what happened")
+    .option(
+      "--drain",
+      "stop once the queue is empty (nothing visible, in flight or delayed), and say what happened",
+    )
     .option("--json", "print the final statistics as JSON")
     .action(async (options: PollerCliOptions & { json?: boolean; drain?: boolean }) => {
       const config = commandConfig("QUEUE_URL", "TABLE_NAME");
@@ -73,7 +76,12 @@ export function registerWorker(program: Command): void {
       const worker = await startLocalWorker({
         config,
         code: options.function,
-        settings: pollerSettings(options),
+        // Draining polls briefly: a long poll still open when the command ends could take a
+        // message that arrives after it (the local SQS serves an abandoned poll to its end).
+        settings: {
+          ...pollerSettings(options),
+          ...(options.drain ? { waitTimeSeconds: Math.min(options.wait, 1) } : {}),
+        },
         logger,
         // The function's log lines are logs: stderr, like ours (its metrics lines too, at debug).
         onOutput: (line) => {
