@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startLocalStack } from "@rewards/local";
 import { completed, sqsEvent, sqsRecord } from "@rewards/testing";
-import { type BuildVariant, buildWorkerFunction } from "../scripts/buildFunction";
+import { type BuildVariant, buildFunction } from "../scripts/buildFunction";
 
 const { values } = parseArgs({
   options: { runs: { type: "string", default: "20" }, out: { type: "string" } },
@@ -80,7 +80,7 @@ const variants: Array<{ name: string; variant: BuildVariant; dir: string }> = [
 const sizes: Record<string, number> = {};
 for (const v of variants) {
   await mkdir(v.dir, { recursive: true });
-  const { bytes } = await buildWorkerFunction({ variant: v.variant, outfile: join(v.dir, "handler.mjs") });
+  const { bytes } = await buildFunction({ variant: v.variant, outfile: join(v.dir, "handler.mjs") });
   sizes[v.name] = bytes;
   await writeFile(join(v.dir, "probe.mjs"), PROBE);
   // Lambda's runtime has the SDK under /var/runtime/node_modules; here the repository's stands in.

@@ -1,15 +1,11 @@
 /**
- * The one definition of how the worker function is built. infra/ hands it to SST (the
- * function's `nodejs` options) and `npm run build:function` gives it to esbuild directly,
- * so the bundle tested here (packages/worker/dist/handler.mjs) is the bundle AWS runs.
- * SST builds with esbuild too (pkg/runtime/node/build.go): platform node, bundle, keepNames,
- * mainFields module/main, and for ESM always the banner below.
+ * The one definition of how the functions are built. infra/ hands it to SST (each function's
+ * `nodejs` options) and `npm run build:function` gives it to esbuild directly, so the
+ * bundles tested here (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs)
+ * are the bundles AWS runs. SST builds with esbuild too (pkg/runtime/node/build.go): platform
+ * node, bundle, keepNames, mainFields module/main, and for ESM always the banner below.
  */
-export const workerFunctionBuild = {
-  /** The fixed entry point (its `handler` export); SST's handler string names it. */
-  entry: "packages/worker/src/handler.ts",
-  handler: "packages/worker/src/handler.handler",
-  outfile: "packages/worker/dist/handler.mjs",
+export const functionBuild = {
   /** ESM: what the source is, and what lets Node load the bundle without a package.json. */
   format: "esm" as const,
   /** Smaller to load and parse at every cold start; logs name errors in words, not stack frames. */
@@ -40,9 +36,32 @@ export const workerFunctionBuild = {
   ].join("\n"),
 };
 
-/** The function's `nodejs` options for SST: the same choices (SST adds the banner itself). */
+export interface FunctionEntry {
+  /** The fixed entry point (its `handler` export); SST's handler string names it. */
+  entry: string;
+  handler: string;
+  outfile: string;
+}
+
+/** The two functions: the worker (the queue) and the announcer (the table's stream). */
+export const functionEntries = {
+  worker: {
+    entry: "packages/worker/src/handler.ts",
+    handler: "packages/worker/src/handler.handler",
+    outfile: "packages/worker/dist/handler.mjs",
+  },
+  announcer: {
+    entry: "packages/announcer/src/handler.ts",
+    handler: "packages/announcer/src/handler.handler",
+    outfile: "packages/announcer/dist/handler.mjs",
+  },
+} as const satisfies Record<string, FunctionEntry>;
+
+export type FunctionName = keyof typeof functionEntries;
+
+/** A function's `nodejs` options for SST: the same choices (SST adds the banner itself). */
 export function sstNodejsOptions() {
-  const build = workerFunctionBuild;
+  const build = functionBuild;
   return {
     format: build.format,
     minify: build.minify,

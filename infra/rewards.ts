@@ -2,7 +2,7 @@ import { workerEnvironment } from "../packages/core/src/functionEnvironment";
 import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
 import { deploySettings } from "./deploySettings";
-import { sstNodejsOptions, workerFunctionBuild } from "./functionBuild";
+import { functionEntries, sstNodejsOptions } from "./functionBuild";
 import { producerAccess } from "./producerAccess";
 import { workerPermissions } from "./workerPermissions";
 
@@ -47,7 +47,7 @@ export function createRewards() {
 
   const subscriber = events.subscribe(
     {
-      handler: workerFunctionBuild.handler,
+      handler: functionEntries.worker.handler,
       // The same build as `npm run build:function`, whose bundle the tests run.
       nodejs: sstNodejsOptions(),
       runtime: worker.runtime,

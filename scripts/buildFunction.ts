@@ -1,24 +1,25 @@
 /**
- * `npm run build:function`: the deployable worker bundle, packages/worker/dist/handler.mjs,
- * built with the options infra/ gives SST (infra/functionBuild.ts). Prints the bundle's size;
- * `--metafile FILE` writes esbuild's metafile (what the bytes are), `--variant` builds an
- * alternative for the cold-start benchmark (`unminified`, or `sdk-external`: the SDK left to
- * the runtime) to `--outfile`.
+ * `npm run build:function`: the deployable bundles of both functions
+ * (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs), built with the
+ * options infra/ gives SST (infra/functionBuild.ts). Prints each bundle's size. `--function
+ * worker|announcer` builds one; `--metafile FILE` writes esbuild's metafile (what the bytes
+ * are); `--variant` builds an alternative for the cold-start benchmark (`unminified`, or
+ * `sdk-external`: the SDK left to the runtime) to `--outfile`.
  */
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
-import { workerFunctionBuild } from "../infra/functionBuild";
+import { type FunctionName, functionBuild, functionEntries } from "../infra/functionBuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 export type BuildVariant = "deployed" | "unminified" | "sdk-external";
 
-export async function buildWorkerFunction(
-  options: { variant?: BuildVariant; outfile?: string; metafile?: string } = {},
+export async function buildFunction(
+  options: { function?: FunctionName; variant?: BuildVariant; outfile?: string; metafile?: string } = {},
 ): Promise<{ outfile: string; bytes: number }> {
-  const definition = workerFunctionBuild;
+  const definition = { ...functionBuild, ...functionEntries[options.function ?? "worker"] };
   const variant = options.variant ?? "deployed";
   const outfile = options.outfile ?? `${root}${definition.outfile}`;
   const result = await build({
@@ -45,12 +46,25 @@ export async function buildWorkerFunction(
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { variant: { type: "string" }, outfile: { type: "string" }, metafile: { type: "string" } },
+    options: {
+      function: { type: "string" },
+      variant: { type: "string" },
+      outfile: { type: "string" },
+      metafile: { type: "string" },
+    },
   });
-  const { outfile, bytes } = await buildWorkerFunction({
-    variant: values.variant as BuildVariant | undefined,
-    outfile: values.outfile,
-    metafile: values.metafile,
-  });
-  process.stdout.write(`${outfile.replace(root, "")}: ${(bytes / 1024).toFixed(0)} KiB\n`);
+  const names = values.function
+    ? [values.function as FunctionName]
+    : (Object.keys(functionEntries) as FunctionName[]);
+  for (const name of names) {
+    if (!(name in functionEntries))
+      throw new Error(`--function must be one of ${Object.keys(functionEntries).join(", ")}`);
+    const { outfile, bytes } = await buildFunction({
+      function: name,
+      variant: values.variant as BuildVariant | undefined,
+      outfile: values.outfile,
+      metafile: values.metafile,
+    });
+    process.stdout.write(`${outfile.replace(root, "")}: ${(bytes / 1024).toFixed(0)} KiB\n`);
+  }
 }

@@ -41,6 +41,7 @@ describe("the JSON Schemas are the truth for other languages", () => {
     expect(SCHEMA_FILES.map((f) => f.file)).toEqual([
       "event.schema.json",
       ...eventTypes.map((t) => `${t}.schema.json`),
+      "reward.granted.schema.json",
     ]);
   });
 

@@ -36,6 +36,14 @@ describe("rewards demo", () => {
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]> & {
       faults: Record<string, number>;
+      busFaults: Record<string, number>;
+      grants: {
+        announced: number;
+        copies: number;
+        missing: string[];
+        unexpected: string[];
+        inconsistent: string[];
+      };
     };
     expect(report).toMatchObject({ ok: true, problems: [], published: 300, mismatches: [] });
     expect(report.paid).toBe(report.uniqueIntents);
@@ -45,6 +53,15 @@ describe("rewards demo", () => {
     expect(report.expectedXp).toBe(report.actualXp);
     // The faults include transactions that committed while their answer was lost.
     expect(report.faults.commitThenDrop).toBeGreaterThan(0);
+    // One reward.granted id per award paid, nothing else; copies from answers lost on the bus.
+    expect(report.grants).toMatchObject({
+      announced: report.paid,
+      missing: [],
+      unexpected: [],
+      inconsistent: [],
+    });
+    expect(report.busFaults.commitThenDrop).toBeGreaterThan(0);
+    expect(report.grants.copies).toBeGreaterThan(report.grants.announced);
   }, 60_000);
 });
 
@@ -60,13 +77,18 @@ describe("rewards dev", () => {
       [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
     );
     expect(Object.keys(env).sort()).toEqual([
+      "ANNOUNCER_FAILURE_QUEUE_URL",
       "AWS_ACCESS_KEY_ID",
       "AWS_DEFAULT_REGION",
       "AWS_ENDPOINT_URL_DYNAMODB",
+      "AWS_ENDPOINT_URL_DYNAMODB_STREAMS",
+      "AWS_ENDPOINT_URL_EVENTBRIDGE",
       "AWS_ENDPOINT_URL_SQS",
       "AWS_REGION",
       "AWS_SECRET_ACCESS_KEY",
+      "BUS_NAME",
       "DLQ_URL",
+      "GRANTS_QUEUE_URL",
       "QUEUE_URL",
       "TABLE_NAME",
     ]);
@@ -77,6 +99,16 @@ describe("rewards dev", () => {
       return user.code === 0;
     });
     expect(JSON.parse(user.stdout)).toMatchObject({ xp: 20, awards: 1 });
+    // The announcer dev runs put the award on the local bus, which fills the grants queue.
+    const grants: string[] = [];
+    await waitFor(async () => {
+      const tail = await runCli(["grants", "tail", "--json"], env);
+      grants.push(...tail.stdout.split("\n").filter(Boolean));
+      return grants.length > 0;
+    });
+    expect(grants.map((line) => JSON.parse(line).data)).toEqual([
+      expect.objectContaining({ userId: "dev-user", intentKey: "dev-user#a#article.completed", xp: 20 }),
+    ]);
     const moto = motoChildrenOf(dev.child.pid as number);
     expect(moto).toHaveLength(1);
 

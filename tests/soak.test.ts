@@ -3,7 +3,8 @@ import { runSoak } from "./soak/runSoak";
 
 /**
  * A fixed small set of seeds of the soak (`npm run soak` runs more): every fault kind on,
- * 27% duplicates, 2% poison, and on the second seed worker processes SIGKILLed mid-batch.
+ * 27% duplicates, 2% poison, and on the second seed worker and announcer processes
+ * SIGKILLed mid-run; every award announced as reward.granted by exactly one id.
  */
 describe("seeded fault soak", () => {
   it.each([
@@ -20,7 +21,13 @@ describe("seeded fault soak", () => {
         unparked: 0,
         misparked: 0,
         kills: options.kills,
+        unannounced: 0,
+        wronglyAnnounced: 0,
+        inconsistentGrants: 0,
       });
+      // One reward.granted id per paid award; copies allowed (answers lost, processes killed).
+      expect(row.announced).toBe(row.uniqueIntents);
+      expect(row.grantCopies).toBeGreaterThanOrEqual(row.announced);
       expect(row.parked).toBe(row.poison + row.stale);
       expect(row.staleParked).toBe(row.stale);
       expect(row.stale).toBeGreaterThan(0);

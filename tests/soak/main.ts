@@ -56,6 +56,8 @@ else {
       "redelivered",
       "parked (copies)",
       "kills",
+      "granted ids (copies)",
+      "unannounced",
       "lost",
       "double-paid",
       "s",
@@ -79,6 +81,8 @@ else {
       r.redeliveries,
       `${r.parked} (${r.dlqCopies})`,
       r.kills,
+      `${r.announced} (${r.grantCopies})`,
+      r.unannounced + r.wronglyAnnounced + r.inconsistentGrants,
       r.lost,
       r.doublePaid,
       r.seconds,
@@ -90,7 +94,7 @@ else {
 const bad = rows.filter((r) => !r.ok);
 process.stdout.write(
   bad.length === 0
-    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid.\n`
-    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained})`).join("; ")}\n`,
+    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else.\n`
+    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants})`).join("; ")}\n`,
 );
 process.exit(bad.length === 0 ? 0 : 1);

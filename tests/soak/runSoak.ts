@@ -1,10 +1,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import type { Message } from "@aws-sdk/client-sqs";
+import { createAnnouncerDeps } from "@rewards/announcer";
 import { createDynamoClient, createSqsClient, seededRandom } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { drain } from "@rewards/testing";
+import { checkGrants } from "../../packages/cli/src/grants/checkGrants";
+import { replayFailures } from "../../packages/cli/src/grants/failedBatches";
+import { receiveGrants } from "../../packages/cli/src/grants/receiveGrants";
+import { createStreamsClient } from "../../packages/cli/src/grants/tableStream";
 import { readProfiles } from "../../packages/cli/src/profiles";
 import { queueCounts } from "../../packages/cli/src/queues/queueCounts";
 import { waitForDrain } from "../../packages/cli/src/queues/waitForDrain";
@@ -17,7 +25,10 @@ export interface SoakOptions {
   seed: number;
   events: number;
   users?: number;
-  /** SIGKILL a worker process mid-batch this many times, restarting it each time (0: none). */
+  /**
+   * SIGKILL a worker process mid-batch this many times, and the announcer each time too,
+   * restarting both (0: none). The announcer resumes from its checkpoint file.
+   */
   kills?: number;
   /** The worker function's code: its TypeScript source (default), or the deployable bundle. */
   function?: "source" | "artifact";
@@ -40,6 +51,14 @@ export interface SoakRow {
   parked: number;
   dlqCopies: number;
   kills: number;
+  /** reward.granted: distinct ids, copies received, awards never announced, ids naming no award, ids whose copies differ. */
+  announced: number;
+  grantCopies: number;
+  unannounced: number;
+  wronglyAnnounced: number;
+  inconsistentGrants: number;
+  /** Announcer batches given up (to its failure queue) and replayed from the stream. */
+  givenUpBatches: number;
   lost: number;
   doublePaid: number;
   /** Poison messages missing from the DLQ, and valid ones found there. */
@@ -81,6 +100,19 @@ export function soakRules(): FaultRule[] {
   ];
 }
 
+/** Faults on the announcer's path: reading the stream (an iterator used while its answer is lost) and publishing. */
+export function announcerRules(): FaultRule[] {
+  return [
+    { operation: "GetRecords", fault: "http500", probability: 0.02 },
+    { operation: "GetRecords", fault: "commitThenDrop", probability: 0.02 },
+    { operation: "PutEvents", fault: "latency", probability: 0.2, fixedMs: 2, jitterMs: 10 },
+    { operation: "PutEvents", fault: "throttle", probability: 0.03 },
+    { operation: "PutEvents", fault: "http500", probability: 0.02 },
+    { operation: "PutEvents", fault: "reset", probability: 0.02 },
+    { operation: "PutEvents", fault: "commitThenDrop", probability: 0.03 },
+  ];
+}
+
 /**
  * One seeded soak run: producer → queue → `rewards worker` processes → handler → table, every
  * fault kind on through fault proxies in front of SQS and DynamoDB, 27% duplicates, 2%
@@ -93,6 +125,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
   const stack = await startLocalStack({
     visibilityTimeoutSeconds: VISIBILITY_SECONDS,
     maxReceiveCount: MAX_RECEIVE_COUNT,
+    // EventBridge failing single entries of a call (ThrottlingException), besides whole calls.
+    busEntryFailureRate: 0.02,
+    busSeed: options.seed,
   });
   let redeliveries = 0;
   const observe = (operation: string, status: number, body: Buffer) => {
@@ -111,12 +146,50 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     seed: options.seed + 1,
     observe,
   });
+  const streamProxy = await startFaultProxy({
+    target: stack.endpoints.dynamodb,
+    rules: announcerRules(),
+    seed: options.seed + 2,
+  });
+  const busProxy = await startFaultProxy({
+    target: stack.endpoints.eventbridge,
+    rules: announcerRules(),
+    seed: options.seed + 3,
+  });
   const workerEnv = {
     ...stack.env,
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
     AWS_ENDPOINT_URL_SQS: sqsProxy.endpoint,
     LOG_LEVEL: "silent",
   };
+  const announcerEnv = {
+    ...stack.env,
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: streamProxy.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: busProxy.endpoint,
+    LOG_LEVEL: "silent",
+  };
+  const scratch = await mkdtemp(join(tmpdir(), "rewards-soak-"));
+  const checkpoint = join(scratch, "announcer-checkpoint.json");
+  const announcerArgs = [
+    REWARDS_BIN,
+    "announcer",
+    "--checkpoint",
+    checkpoint,
+    "--timeout",
+    String(INVOCATION_TIMEOUT_SECONDS),
+    "--function",
+    options.function ?? "source",
+  ];
+  const spawnAnnouncer = (...extra: string[]) =>
+    spawn(process.execPath, [...announcerArgs, ...extra], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...announcerEnv },
+      stdio: "ignore",
+    });
+  let announcer = spawnAnnouncer();
+  const exited = (child: ChildProcess) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => child.once("exit", resolve));
   const workers = new Set<ChildProcess>();
   const startWorker = () => {
     const child = spawn(
@@ -169,6 +242,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       victim.kill("SIGKILL");
       await new Promise((resolve) => victim.once("exit", resolve));
       startWorker();
+      // The announcer too, wherever it is: it resumes from its last checkpoint.
+      announcer.kill("SIGKILL");
+      await exited(announcer);
+      announcer = spawnAnnouncer();
     }
     const drained = await waitForDrain(sqs, stack.resources.queueUrl, 60_000 + options.events * 40);
     await Promise.all(
@@ -176,6 +253,29 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
         worker.kill("SIGTERM");
         return new Promise((resolve) => worker.once("exit", resolve));
       }),
+    );
+    // Every award is in the table now: one last announcer runs until it has announced them all.
+    announcer.kill("SIGTERM");
+    await exited(announcer);
+    announcer = spawnAnnouncer("--drain");
+    await exited(announcer);
+    const replayed = await replayFailures({
+      sqs,
+      streams: createStreamsClient({ ...direct }),
+      announcer: createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+      queueUrl: stack.resources.announcerFailureQueueUrl,
+      max: 1000,
+      dryRun: false,
+    });
+    const received = await receiveGrants(sqs, stack.resources.grantsQueueUrl, {
+      max: Number.MAX_SAFE_INTEGER,
+      waitSeconds: 0,
+      keep: false,
+    });
+    const grants = await checkGrants(
+      dynamo,
+      stack.resources.tableName,
+      received.flatMap((item) => (item.grant ? [item.grant] : [])),
     );
 
     const expectedAwards = new Map<string, number>();
@@ -220,12 +320,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     const misparked = dlq.filter(
       (m) => !poisonBodies.has(m.Body ?? "") || !m.MessageAttributes?.["rewards.reason"]?.StringValue,
     ).length;
-    const counts = { ...dynamoProxy.counts() };
-    const sqsCounts = sqsProxy.counts();
+    const proxies = [dynamoProxy, sqsProxy, streamProxy, busProxy].map((proxy) => proxy.counts());
     const faults = Object.fromEntries(
-      (Object.keys(counts) as Array<keyof typeof counts>)
+      (Object.keys(proxies[0] ?? {}) as Array<FaultKind | "forwarded">)
         .filter((kind) => kind !== "forwarded")
-        .map((kind) => [kind, counts[kind] + sqsCounts[kind]]),
+        .map((kind) => [kind, proxies.reduce((sum, counts) => sum + counts[kind], 0)]),
     ) as Record<FaultKind, number>;
     const row: SoakRow = {
       seed: options.seed,
@@ -240,6 +339,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       parked: parkedSources.size,
       dlqCopies: dlq.length,
       kills,
+      announced: grants.announced,
+      grantCopies: grants.copies,
+      unannounced: grants.missing.length,
+      wronglyAnnounced: grants.unexpected.length + received.filter((item) => !item.grant).length,
+      inconsistentGrants: grants.inconsistent.length,
+      givenUpBatches: replayed.length,
       lost,
       doublePaid,
       unparked,
@@ -255,10 +360,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       unparked === 0 &&
       misparked === 0 &&
       row.parked === row.poison + row.stale &&
-      row.staleParked === row.stale;
+      row.staleParked === row.stale &&
+      row.announced === row.uniqueIntents &&
+      row.unannounced === 0 &&
+      row.wronglyAnnounced === 0 &&
+      row.inconsistentGrants === 0 &&
+      replayed.every((r) => r.outcome === "republished");
     return row;
   } finally {
     for (const worker of workers) worker.kill("SIGKILL");
+    announcer.kill("SIGKILL");
+    await rm(scratch, { recursive: true, force: true });
+    await streamProxy.stop();
+    await busProxy.stop();
     sqs.destroy();
     dynamo.destroy();
     await dynamoProxy.stop();

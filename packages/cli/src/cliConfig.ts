@@ -20,7 +20,13 @@ const cliConfigSchema = z.object({
   TABLE_NAME: z.string().min(1, "must not be empty").optional(),
   QUEUE_URL: urlVariable().optional(),
   DLQ_URL: urlVariable().optional(),
+  /** The rewards bus, the announcer's failure queue, and (locally) the queue the bus fills with grants. */
+  BUS_NAME: z.string().min(1, "must not be empty").optional(),
+  ANNOUNCER_FAILURE_QUEUE_URL: urlVariable().optional(),
+  GRANTS_QUEUE_URL: urlVariable().optional(),
   ...sdkVariables,
+  AWS_ENDPOINT_URL_EVENTBRIDGE: urlVariable().optional(),
+  AWS_ENDPOINT_URL_DYNAMODB_STREAMS: urlVariable().optional(),
   LOG_LEVEL: logLevelSchema.optional(),
   /** Not the CLI's own: `rewards worker` and `rewards dev` hand it to the function, which validates it. */
   REWARDS_CONCURRENCY: z.string().optional(),

@@ -3,10 +3,12 @@ import { ConfigError, logLevelSchema } from "@rewards/core";
 import { FunctionError, LocalStackError, PollerOptionsError } from "@rewards/local";
 import { Command, CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./cliError";
+import { registerAnnouncer } from "./commands/announcer";
 import { registerDemo } from "./commands/demo";
 import { registerDev } from "./commands/dev";
 import { registerDlq } from "./commands/dlq";
 import { registerEnv } from "./commands/env";
+import { registerGrants } from "./commands/grants";
 import { registerGuard } from "./commands/guard";
 import { registerLoad } from "./commands/load";
 import { registerPublish } from "./commands/publish";
@@ -38,8 +40,10 @@ function buildProgram(): Command {
     registerLoad,
     registerVerify,
     registerWorker,
+    registerAnnouncer,
     registerQueue,
     registerDlq,
+    registerGrants,
     registerGuard,
     registerUser,
     registerSchema,

@@ -27,3 +27,8 @@ export function invocationDeadline(startedAt: number, remainingMs: number, margi
 }
 
 const DEFAULT_SAFETY_MARGIN_MS = 5000;
+
+/** What an invocation has left; a context without a clock (a hand-written test event, say) has no end. */
+export function remainingMsOf(context?: { getRemainingTimeInMillis?: () => number }): number {
+  return context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
+}

@@ -16,3 +16,11 @@ export function workerEnvironment<T>(
     LOG_LEVEL: settings.logLevel ?? "info",
   };
 }
+
+/** The variables the deployment gives the announcer function (infra/ and the local runtime alike). */
+export function announcerEnvironment<T>(
+  names: { busName: T },
+  settings: { logLevel?: string | undefined } = {},
+): { BUS_NAME: T; LOG_LEVEL: string } {
+  return { BUS_NAME: names.busName, LOG_LEVEL: settings.logLevel ?? "info" };
+}

@@ -12,7 +12,7 @@ export {
   sdkVariables,
   urlVariable,
 } from "./config";
-export { type Deadline, invocationDeadline, signalFor } from "./deadline";
+export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export {
   type Decoded,
   decodeEvent,
@@ -22,8 +22,10 @@ export {
   validateEvent,
 } from "./decodeEvent";
 export { createDynamoClient } from "./dynamoClient";
+export { embeddedMetrics } from "./embeddedMetrics";
 export { type Envelope, userIdSchema } from "./envelope";
-export { eventJsonSchema, eventSchemaFor } from "./eventJsonSchema";
+export { eventJsonSchema, eventSchemaFor, rewardGrantedJsonSchema } from "./eventJsonSchema";
+export { type EventPattern, matchesPattern } from "./eventPattern";
 export {
   type EventTime,
   eventTimeOf,
@@ -32,9 +34,9 @@ export {
   MAX_AHEAD_MS,
   type QueueTimes,
 } from "./eventTime";
-export { workerEnvironment } from "./functionEnvironment";
+export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
 export { PROFILE_UPDATE, planGuardTransaction } from "./guardTransaction";
-export { guardKey, intentKey, MAX_INTENT_KEY_BYTES, profileKey } from "./intentKey";
+export { GUARD_PK_PREFIX, guardKey, intentKey, MAX_INTENT_KEY_BYTES, profileKey } from "./intentKey";
 export { createLogger, type Logger } from "./logger";
 export {
   buildParkedMessage,
@@ -47,9 +49,17 @@ export {
 export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
+export {
+  type GuardImage,
+  grantId,
+  guardImageSchema,
+  type RewardGranted,
+  rewardGranted,
+  rewardGrantedSchema,
+} from "./rewardGranted";
 export { epochMsOfRfc3339, RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
-export { clientDefaults, sdkLogger } from "./sdkClientOptions";
+export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";
 export { createSqsClient } from "./sqsClient";
@@ -60,5 +70,6 @@ export {
   MAX_MESSAGE_BYTES,
   messageSize,
 } from "./sqsMessage";
+export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";

@@ -19,7 +19,7 @@ export function intentKey(parts: readonly string[]): string {
   return `sha256:${createHash("sha256").update(key).digest("base64url")}`;
 }
 
-const GUARD_PK_PREFIX = "IDEM#";
+export const GUARD_PK_PREFIX = "IDEM#";
 const GUARD_SK = "IDEM";
 
 export function guardKey(key: string): { pk: string; sk: string } {

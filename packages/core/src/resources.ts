@@ -20,6 +20,30 @@ const worker = {
 } as const;
 
 /**
+ * The announcer: the table's stream in, `reward.granted` out (its event source mapping's
+ * settings; the local stream source applies the same ones).
+ */
+const announcer = {
+  timeoutSeconds: 30,
+  memoryMb: 256,
+  runtime: "nodejs22.x",
+  /** Records per invocation: up to 10 PutEvents calls of 10 entries. */
+  batchSize: 100,
+  /** Retries of a failing batch (bisected first) before its place goes to the failure queue. */
+  maximumRetryAttempts: 10,
+  /**
+   * Records older than this are given up (to the failure queue) rather than retried: 6 hours,
+   * so an operator still has 18 of the stream's 24 hours to replay them from the stream.
+   */
+  maximumRecordAgeSeconds: 6 * 60 * 60,
+  /** A failing batch is halved until the record that fails is alone: the others go through. */
+  bisectBatchOnFunctionError: true,
+  /** A new mapping reads what the stream already holds: no award made before it existed is missed. */
+  startingPosition: "TRIM_HORIZON",
+  logRetention: "1 month",
+} as const;
+
+/**
  * AWS advises a visibility timeout of at least six times the function timeout plus the
  * batch window, so a message is not redelivered while a retried invocation still holds
  * it; 30 s more on top as headroom.
@@ -34,6 +58,8 @@ export const resources = {
     sortKey: "sk",
     billing: "PAY_PER_REQUEST",
     ttlAttribute: "expiresAt",
+    /** The announcer reads each award's guard as written: the new image is all it needs. */
+    streamViewType: "NEW_IMAGE",
   },
   queue: {
     name: "rewards-events",
@@ -49,11 +75,28 @@ export const resources = {
   },
   redrive: { maxReceiveCount: 5 },
   worker,
+  announcer,
+  /** Where `reward.granted` goes. Local name; SST derives its own per stage. */
+  bus: {
+    name: "rewards-bus",
+    source: "rewards",
+    detailType: "reward.granted",
+  },
+  /** The announcer's on-failure destination: batches given up, by their place in the stream. */
+  announcerFailureQueue: {
+    name: "rewards-announcer-failures",
+    retentionSeconds: 14 * 24 * 60 * 60,
+  },
+  /** Locally only: the queue a consumer's rule on the bus fills (`rewards grants tail` reads it). */
+  grantsQueue: { name: "rewards-grants" },
   alarms: {
     /** The queue's oldest message older than this means the worker is not keeping up. */
     oldestMessageAgeSeconds: 10 * 60,
     /** `failed` above zero for this many 1-minute periods in a row: a real outage, not a blip. */
     failedPeriods: 5,
+    /** The announcer's oldest unread award older than this (IteratorAge, 3 minutes in a row): it is falling behind. */
+    iteratorAgeMs: 5 * 60 * 1000,
+    iteratorAgePeriods: 3,
   },
 } as const;
 

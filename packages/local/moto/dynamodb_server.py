@@ -20,7 +20,14 @@ What is changed in moto 5.2.x (see the README, "The embedded local AWS"):
      top-level ValidationException;
    - rollback restores only the items the transaction touched (moto deep-copies every
      touched table first, so its latency grows with the table).
-3. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
+3. Streams. The table's stream (DynamoDB Streams: DescribeStream, GetShardIterator,
+   GetRecords) is served on the same port, routed by X-Amz-Target. A cancelled transaction
+   leaves no stream record: rollback truncates the stream back to where it was, as it
+   restores the items (moto's rollback would keep the records of writes it undid). A
+   shard iterator is forgotten once GetRecords has used it (moto keeps every one). An
+   update that creates its item is one INSERT record, as on AWS (moto writes two: one for
+   the key it puts first, one for the update).
+4. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
    10 minutes: the same token with the same parameters answers success without writing
    again; with different parameters, IdempotentParameterMismatchException. Entries expire,
    and at most MAX_TOKENS are kept.
@@ -68,6 +75,7 @@ try:
     from moto.dynamodb.models.dynamo_type import DynamoType
     from moto.dynamodb.models.table import Table
     from moto.dynamodb.responses import DynamoHandler
+    from moto.dynamodbstreams.models import DynamoDBStreamsBackend
     from moto.moto_server.werkzeug_app import create_backend_app
     from werkzeug.serving import make_server
 except ImportError as error:  # the Node side turns this exit code into an install hint
@@ -75,6 +83,8 @@ except ImportError as error:  # the Node side turns this exit code into an insta
 
 if not moto_version.startswith(SUPPORTED_MOTO):
     _fail(f"moto {moto_version} is installed; this launcher is written for {SUPPORTED_MOTO}x")
+if not callable(getattr(DynamoDBStreamsBackend, "get_records", None)):
+    _fail("moto's DynamoDBStreamsBackend has no get_records as patched here")
 for name in ("transact_write_items", "get_item", "put_item", "update_item", "delete_item", "get_table"):
     if not callable(getattr(DynamoDBBackend, name, None)):
         _fail(f"moto's DynamoDBBackend has no {name} as patched here")
@@ -179,6 +189,11 @@ def _transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, 
         (table, hash_key, range_key, copy.deepcopy(table.get_item(hash_key, range_key)))
         for _, _, table, _, hash_key, range_key in plan
     ]
+    stream_marks = {
+        table.name: (table.stream_shard, len(table.stream_shard.items))
+        for _, _, table, _, _, _ in plan
+        if table.stream_shard is not None
+    }
     reasons: list[tuple[Any, Any, Any]] = []
     for kind, operation, table, key, _, _ in plan:
         try:
@@ -192,6 +207,9 @@ def _transact_write_items(self: DynamoDBBackend, transact_items: list[dict[str, 
     if any(code is not None for code, _, _ in reasons):
         for table, hash_key, range_key, original in reversed(snapshot):
             _restore(table, hash_key, range_key, original)
+        # What was never committed never happened: no stream record of it either.
+        for shard, length in stream_marks.values():
+            del shard.items[length:]
         raise TransactionCanceledException(reasons)
 
 
@@ -220,6 +238,44 @@ def _transact_write_items_with_token(self: DynamoHandler) -> ActionResult:
     return result
 
 
+_update_item = DynamoDBBackend.update_item
+
+
+def _update_item_one_record(self: DynamoDBBackend, table_name: str, key: dict[str, Any], **kwargs: Any) -> Any:
+    shard = self.get_table(table_name).stream_shard
+    mark = len(shard.items) if shard is not None else 0
+    result = _update_item(self, table_name, key, **kwargs)
+    if shard is not None and len(shard.items) - mark > 1:
+        last = shard.items[-1]
+        del shard.items[mark:]
+        # Sequence numbers are positions in the shard: the kept record takes the first's.
+        last.record["dynamodb"]["SequenceNumber"] = str(shard.starting_sequence_number + mark)
+        shard.items.append(last)
+    return result
+
+
+_get_records = DynamoDBStreamsBackend.get_records
+
+
+def _get_records_once(self: DynamoDBStreamsBackend, iterator_arn: str, limit: int) -> dict[str, Any]:
+    result = _get_records(self, iterator_arn, limit)
+    self.shard_iterators.pop(iterator_arn, None)
+    return result
+
+
+class _ByTarget:
+    """WSGI: DynamoDB Streams requests (X-Amz-Target DynamoDBStreams_*) to its backend, the rest to DynamoDB's."""
+
+    def __init__(self, dynamodb: Any, streams: Any) -> None:
+        self._dynamodb = dynamodb
+        self._streams = streams
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        target = environ.get("HTTP_X_AMZ_TARGET", "")
+        app = self._streams if target.startswith("DynamoDBStreams_") else self._dynamodb
+        return app(environ, start_response)
+
+
 class _Serialised:
     """WSGI middleware: one request at a time reaches moto's backend."""
 
@@ -241,12 +297,15 @@ def _exit_when_parent_goes() -> None:
 def main() -> None:
     DynamoDBBackend.transact_write_items = _transact_write_items
     DynamoHandler.transact_write_items = _transact_write_items_with_token
+    DynamoDBStreamsBackend.get_records = _get_records_once
+    DynamoDBBackend.update_item = _update_item_one_record
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
     host = os.environ.get("REWARDS_DYNAMODB_HOST", "127.0.0.1")
     port = int(os.environ.get("REWARDS_DYNAMODB_PORT", "0"))
     os.environ.setdefault("MOTO_ALLOW_NONEXISTENT_REGION", "true")
-    server = make_server(host, port, _Serialised(create_backend_app("dynamodb")), threaded=True)
+    app = _ByTarget(create_backend_app("dynamodb"), create_backend_app("dynamodbstreams"))
+    server = make_server(host, port, _Serialised(app), threaded=True)
     threading.Thread(target=_exit_when_parent_goes, daemon=True).start()
     sys.stdout.write(json.dumps({"port": server.server_port, "moto": moto_version}) + "\n")
     sys.stdout.flush()

@@ -6,7 +6,7 @@ import { seededRandom } from "@rewards/core";
 /**
  * What a rule does to a request it picks:
  * - `latency`: waits `fixedMs` plus up to `jitterMs`, then goes on (other rules still apply);
- * - `throttle`: HTTP 400 ProvisionedThroughputExceededException (DynamoDB) / ThrottlingException (SQS), not forwarded;
+ * - `throttle`: HTTP 400 ProvisionedThroughputExceededException (DynamoDB) / ThrottlingException (SQS, EventBridge), not forwarded;
  * - `conflict`: a TransactionCanceledException with reason TransactionConflict, not forwarded;
  * - `http500`: HTTP 500 InternalServerError, not forwarded;
  * - `reset`: the client's connection is destroyed before anything is forwarded;
@@ -61,13 +61,27 @@ function operationOf(headers: IncomingMessage["headers"]): string {
   return value?.split(".").pop() ?? "";
 }
 
-function errorBody(service: "dynamodb" | "sqs", type: string, message: string, extra: object = {}): string {
-  const prefix = service === "dynamodb" ? "com.amazonaws.dynamodb.v20120810#" : "com.amazonaws.sqs#";
+type Service = "dynamodb" | "sqs" | "events";
+
+const ERROR_PREFIX: Record<Service, string> = {
+  dynamodb: "com.amazonaws.dynamodb.v20120810#",
+  sqs: "com.amazonaws.sqs#",
+  events: "",
+};
+
+function serviceOf(headers: IncomingMessage["headers"]): Service {
+  const target = String(headers["x-amz-target"] ?? "");
+  if (target.startsWith("AmazonSQS")) return "sqs";
+  return target.startsWith("AWSEvents") ? "events" : "dynamodb";
+}
+
+function errorBody(service: Service, type: string, message: string, extra: object = {}): string {
+  const prefix = ERROR_PREFIX[service];
   return JSON.stringify({ __type: `${prefix}${type}`, message, ...extra });
 }
 
 /** The answer a fault that is not forwarded gives, as the service itself would give it. */
-function injectedAnswer(fault: FaultKind, service: "dynamodb" | "sqs") {
+function injectedAnswer(fault: FaultKind, service: Service) {
   switch (fault) {
     case "throttle":
       return service === "dynamodb"
@@ -185,9 +199,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const body = await readBody(incoming);
     const operation = operationOf(incoming.headers);
-    const service = String(incoming.headers["x-amz-target"] ?? "").startsWith("AmazonSQS")
-      ? "sqs"
-      : "dynamodb";
+    const service = serviceOf(incoming.headers);
     const { latencyMs, fault } = decide(operation);
     if (latencyMs > 0) await delay(latencyMs);
     if (fault) counts[fault]++;

@@ -1,4 +1,5 @@
 export { acknowledge } from "./eventSource/batchResponse";
+export { type Checkpoints, fileCheckpoints, memoryCheckpoints } from "./eventSource/checkpoints";
 export { DeliveryCounts } from "./eventSource/deliveryCounts";
 export { lambdaContext } from "./eventSource/lambdaContext";
 export { toLambdaRecord } from "./eventSource/lambdaRecord";
@@ -10,6 +11,14 @@ export {
   PollerOptionsError,
   startPoller,
 } from "./eventSource/poller";
+export { toLambdaStreamRecord } from "./eventSource/streamRecord";
+export {
+  type StreamBatchSummary,
+  type StreamHandler,
+  type StreamSource,
+  type StreamSourceOptions,
+  startStreamSource,
+} from "./eventSource/streamSource";
 export { type FaultKind, type FaultRule, startFaultProxy } from "./faultProxy";
 export {
   createFunctionRuntime,
@@ -17,6 +26,7 @@ export {
   type FunctionRuntime,
 } from "./functionRuntime/functionRuntime";
 export { lambdaEnvironment } from "./functionRuntime/lambdaEnvironment";
+export { type BusEvent, type BusRule, type LocalBus, startLocalBus } from "./localBus";
 export { LocalStackError } from "./localStackError";
 export { createTable, type Provisioned, type ProvisionOptions, provision } from "./provision";
 export { pythonForMoto, startDynamo } from "./startDynamo";

@@ -1,7 +1,9 @@
 import {
   CreateTableCommand,
+  DescribeTableCommand,
   type DynamoDBClient,
   ResourceInUseException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from "@aws-sdk/client-dynamodb";
@@ -12,6 +14,9 @@ export interface ProvisionOptions {
   tableName?: string;
   queueName?: string;
   dlqName?: string;
+  /** The announcer's on-failure destination, and the queue the local bus's rule fills. */
+  announcerFailureQueueName?: string;
+  grantsQueueName?: string;
   /** Locally a short timeout makes redelivery visible in seconds; AWS uses the definition's. */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
@@ -19,8 +24,12 @@ export interface ProvisionOptions {
 
 export interface Provisioned {
   tableName: string;
+  /** The table's stream (NEW_IMAGE), which the announcer reads. */
+  streamArn: string;
   queueUrl: string;
   dlqUrl: string;
+  announcerFailureQueueUrl: string;
+  grantsQueueUrl: string;
 }
 
 async function queueArn(sqs: SQSClient, queueUrl: string): Promise<string> {
@@ -32,7 +41,9 @@ async function queueArn(sqs: SQSClient, queueUrl: string): Promise<string> {
   return arn;
 }
 
-/** The rewards table's key schema (one definition, from resources.ts); an existing table is fine. */
+const streamSpecification = { StreamEnabled: true, StreamViewType: resources.table.streamViewType };
+
+/** The rewards table's key schema and stream (one definition, from resources.ts); an existing table is fine. */
 export async function createTable(dynamo: DynamoDBClient, tableName: string): Promise<void> {
   const { table } = resources;
   try {
@@ -40,6 +51,7 @@ export async function createTable(dynamo: DynamoDBClient, tableName: string): Pr
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: table.billing,
+        StreamSpecification: streamSpecification,
         AttributeDefinitions: [
           { AttributeName: table.partitionKey, AttributeType: "S" },
           { AttributeName: table.sortKey, AttributeType: "S" },
@@ -55,7 +67,32 @@ export async function createTable(dynamo: DynamoDBClient, tableName: string): Pr
   }
 }
 
-/** Creates the table (with TTL), the DLQ and the queue with its redrive policy. Idempotent. */
+/** The table's stream, enabled on a table that was created without one. */
+async function tableStream(dynamo: DynamoDBClient, tableName: string): Promise<string> {
+  const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+  if (Table?.LatestStreamArn && Table.StreamSpecification?.StreamEnabled) return Table.LatestStreamArn;
+  const { TableDescription } = await dynamo.send(
+    new UpdateTableCommand({ TableName: tableName, StreamSpecification: streamSpecification }),
+  );
+  const arn = TableDescription?.LatestStreamArn;
+  if (!arn) throw new Error(`table ${tableName} has no stream after enabling one`);
+  return arn;
+}
+
+async function createQueue(sqs: SQSClient, name: string, retentionSeconds: number): Promise<string> {
+  const { QueueUrl } = await sqs.send(
+    new CreateQueueCommand({
+      QueueName: name,
+      Attributes: { MessageRetentionPeriod: String(retentionSeconds) },
+    }),
+  );
+  return QueueUrl as string;
+}
+
+/**
+ * Creates the table (with TTL and its stream), the DLQ, the queue with its redrive policy,
+ * the announcer's failure queue and the grants queue. Idempotent.
+ */
 export async function provision(
   sqs: SQSClient,
   dynamo: DynamoDBClient,
@@ -77,13 +114,22 @@ export async function provision(
     if (!(error instanceof Error && /already enabled/i.test(error.message))) throw error;
   }
 
-  const dlq = await sqs.send(
-    new CreateQueueCommand({
-      QueueName: options.dlqName ?? deadLetterQueue.name,
-      Attributes: { MessageRetentionPeriod: String(deadLetterQueue.retentionSeconds) },
-    }),
+  const streamArn = await tableStream(dynamo, tableName);
+  const dlqUrl = await createQueue(
+    sqs,
+    options.dlqName ?? deadLetterQueue.name,
+    deadLetterQueue.retentionSeconds,
   );
-  const dlqUrl = dlq.QueueUrl as string;
+  const announcerFailureQueueUrl = await createQueue(
+    sqs,
+    options.announcerFailureQueueName ?? resources.announcerFailureQueue.name,
+    resources.announcerFailureQueue.retentionSeconds,
+  );
+  const grantsQueueUrl = await createQueue(
+    sqs,
+    options.grantsQueueName ?? resources.grantsQueue.name,
+    queue.retentionSeconds,
+  );
   const main = await sqs.send(
     new CreateQueueCommand({
       QueueName: options.queueName ?? queue.name,
@@ -97,5 +143,12 @@ export async function provision(
       },
     }),
   );
-  return { tableName, queueUrl: main.QueueUrl as string, dlqUrl };
+  return {
+    tableName,
+    streamArn,
+    queueUrl: main.QueueUrl as string,
+    dlqUrl,
+    announcerFailureQueueUrl,
+    grantsQueueUrl,
+  };
 }

@@ -1,14 +1,23 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SQSClient } from "@aws-sdk/client-sqs";
+import { resources } from "@rewards/core";
+import { type LocalBus, type LocalBusOptions, startLocalBus } from "./localBus";
 import { type LocalConfig, readLocalConfig } from "./localConfig";
 import { LocalStackError } from "./localStackError";
-import { type ProvisionOptions, provision } from "./provision";
+import { type Provisioned, type ProvisionOptions, provision } from "./provision";
 import { startContainers } from "./startContainers";
 import { pythonForMoto, startDynamo } from "./startDynamo";
 import { type RunningService, startSqs } from "./startSqs";
 
 export interface LocalStackOptions extends ProvisionOptions {
   region?: string;
+  /** The local bus's name (default rewards-bus); the demo names its own. */
+  busName?: string;
+  /** Share of the bus's entries refused with ThrottlingException, drawn from `busSeed` (the soak's fault). */
+  busEntryFailureRate?: number;
+  busSeed?: number;
+  /** Sees each event the bus accepts, when it arrives (benchmarks). */
+  onBusEvent?: LocalBusOptions["onEvent"];
   /** Defaults to process.env: REWARDS_LOCAL and any AWS_ENDPOINT_URL_* already set. */
   env?: NodeJS.ProcessEnv;
 }
@@ -16,10 +25,12 @@ export interface LocalStackOptions extends ProvisionOptions {
 export interface LocalStack {
   /** Everything a process needs to reach the stack: the configuration variables, endpoints, region, dummy credentials. */
   env: Record<string, string>;
-  endpoints: { sqs: string; dynamodb: string };
-  resources: { tableName: string; queueUrl: string; dlqUrl: string };
+  /** DynamoDB serves the table's stream too (DynamoDB Streams on the same endpoint). */
+  endpoints: { sqs: string; dynamodb: string; eventbridge: string };
+  resources: Provisioned & { busName: string; busArn: string };
   /** How each service is provided, for the start banner. */
-  backends: { sqs: Backend; dynamodb: Backend };
+  backends: { sqs: Backend; dynamodb: Backend; eventbridge: "local-bus" };
+  bus: LocalBus;
   stop(): Promise<void>;
 }
 
@@ -75,10 +86,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const credentials = { accessKeyId: "test", secretAccessKey: "test" };
   const sqs = new SQSClient({ region, endpoint: services.sqs.service.endpoint, credentials });
   const dynamo = new DynamoDBClient({ region, endpoint: services.dynamodb.service.endpoint, credentials });
-  let provisioned: Awaited<ReturnType<typeof provision>>;
+  let provisioned: Provisioned;
   try {
     provisioned = await provision(sqs, dynamo, options);
   } catch (error) {
+    sqs.destroy();
     await stop();
     throw new LocalStackError(
       "provisioning_failed",
@@ -88,9 +100,26 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       },
     );
   } finally {
-    sqs.destroy();
     dynamo.destroy();
   }
+  // The bus delivers as a consumer's rule would: every reward.granted to the grants queue.
+  const busName = options.busName ?? resources.bus.name;
+  const bus = await startLocalBus({
+    busName,
+    region,
+    sqs,
+    rules: [
+      {
+        name: "grants-to-queue",
+        pattern: { source: [resources.bus.source], "detail-type": [resources.bus.detailType] },
+        queueUrl: provisioned.grantsQueueUrl,
+      },
+    ],
+    ...(options.busEntryFailureRate
+      ? { entryFailureRate: options.busEntryFailureRate, seed: options.busSeed ?? 1 }
+      : {}),
+    ...(options.onBusEvent ? { onEvent: options.onBusEvent } : {}),
+  });
   return {
     env: {
       AWS_REGION: region,
@@ -100,13 +129,27 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
       AWS_ENDPOINT_URL_SQS: services.sqs.service.endpoint,
       AWS_ENDPOINT_URL_DYNAMODB: services.dynamodb.service.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB_STREAMS: services.dynamodb.service.endpoint,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: bus.endpoint,
       TABLE_NAME: provisioned.tableName,
       QUEUE_URL: provisioned.queueUrl,
       DLQ_URL: provisioned.dlqUrl,
+      BUS_NAME: busName,
+      ANNOUNCER_FAILURE_QUEUE_URL: provisioned.announcerFailureQueueUrl,
+      GRANTS_QUEUE_URL: provisioned.grantsQueueUrl,
     },
-    endpoints: { sqs: services.sqs.service.endpoint, dynamodb: services.dynamodb.service.endpoint },
-    resources: provisioned,
-    backends: { sqs: services.sqs.backend, dynamodb: services.dynamodb.backend },
-    stop,
+    endpoints: {
+      sqs: services.sqs.service.endpoint,
+      dynamodb: services.dynamodb.service.endpoint,
+      eventbridge: bus.endpoint,
+    },
+    resources: { ...provisioned, busName, busArn: bus.busArn },
+    backends: { sqs: services.sqs.backend, dynamodb: services.dynamodb.backend, eventbridge: "local-bus" },
+    bus,
+    stop: async () => {
+      await bus.stop();
+      sqs.destroy();
+      await stop();
+    },
   };
 }

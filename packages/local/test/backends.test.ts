@@ -51,8 +51,10 @@ describe("other backends", () => {
         queueName: "second-events",
         dlqName: "second-events-dlq",
       });
-      expect(second.backends).toEqual({ sqs: "external", dynamodb: "external" });
-      expect(second.endpoints).toEqual(first.endpoints);
+      expect(second.backends).toEqual({ sqs: "external", dynamodb: "external", eventbridge: "local-bus" });
+      expect({ ...second.endpoints, eventbridge: "" }).toEqual({ ...first.endpoints, eventbridge: "" });
+      // The stream is the second table's own.
+      expect(second.resources.streamArn).toContain(":table/rewards-second/stream/");
       expect(second.resources.queueUrl).toBe(`${first.endpoints.sqs}/000000000000/second-events`);
       expect(motoChildren()).toBe(1);
       await second.stop(); // stops nothing it did not start

@@ -2,7 +2,15 @@ export { type CliRun, REWARDS_BIN, runCli, startCli } from "./cli";
 export { type PollerCounts, startCountingPoller } from "./countingPoller";
 export { completed, eventBody, signup } from "./events";
 export { type Attempt, type AttemptFault, conflicted, recordAttempts, throttled } from "./httpAttempts";
-export { lambdaContext, type RecordOptions, sqsEvent, sqsRecord } from "./lambdaEvents";
+export {
+  guardItem,
+  lambdaContext,
+  type RecordOptions,
+  sqsEvent,
+  sqsRecord,
+  streamEvent,
+  streamRecord,
+} from "./lambdaEvents";
 export { childrenOf, eventuallyClosed, isListening, portOf } from "./processes";
 export { drain } from "./queues";
 export { type StackFixtures, stackTest } from "./stackFixture";

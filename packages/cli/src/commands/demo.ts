@@ -22,7 +22,7 @@ export function registerDemo(program: Command): void {
   program
     .command("demo")
     .description(
-      "run the whole system locally: publish a mixed stream, process it under injected faults, replay the DLQ, verify every intent paid exactly once",
+      "run the whole system locally: publish a mixed stream, process it under injected faults, replay the DLQ, announce every award on the local bus, verify every intent paid exactly once and announced by one id",
     )
     .option("--events <n>", "messages to publish", integer(1), 2000)
     .option("--users <n>", "distinct users", integer(1), 100)
@@ -89,6 +89,11 @@ export function registerDemo(program: Command): void {
             .map(([kind, n]) => `${kind} ${n}`)
             .join(", "),
           redelivered: `${report.redelivered} (${report.transientFailures} failed attempts)`,
+          "reward.granted: ids / copies": `${report.grants.announced} / ${report.grants.copies} (${report.grants.missing.length} missing, ${report.grants.unexpected.length} for no award)`,
+          "faults on the bus": Object.entries(report.busFaults)
+            .filter(([kind, n]) => n > 0 && kind !== "forwarded")
+            .map(([kind, n]) => `${kind} ${n}`)
+            .join(", "),
           users: report.users,
           "expected XP": report.expectedXp,
           "actual XP": report.actualXp,
@@ -96,7 +101,9 @@ export function registerDemo(program: Command): void {
         });
         if (report.mismatches.length > 0) printTable(report.mismatches.slice(0, 20).map((m) => ({ ...m })));
         process.stdout.write(
-          report.ok ? "OK: every intent paid exactly once.\n" : `FAILED: ${report.problems.join("; ")}\n`,
+          report.ok
+            ? "OK: every intent paid exactly once, and announced once by one id.\n"
+            : `FAILED: ${report.problems.join("; ")}\n`,
         );
       }
       if (!report.ok) process.exitCode = 1;

@@ -1,7 +1,8 @@
 import { startLocalStack } from "@rewards/local";
 import type { Command } from "commander";
 import { commandConfig, configFrom } from "../cliConfig";
-import { startLocalWorker } from "../localWorker";
+import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
+import { startLocalWorker } from "../functions/localWorker";
 import { integer } from "../options";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
@@ -9,6 +10,7 @@ import { addPollerOptions, type PollerCliOptions, pollerSettings } from "./worke
 
 interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
+  announcer: boolean;
   json?: boolean;
 }
 
@@ -17,7 +19,7 @@ export function registerDev(program: Command): void {
     program
       .command("dev")
       .description(
-        "start the local stack and a poller, and print the env to point other shells at them; Ctrl-C stops",
+        "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker and a stream source running the announcer, and print the env to point other shells at them; Ctrl-C stops",
       ),
     { minPollers: 0 },
   )
@@ -26,6 +28,7 @@ export function registerDev(program: Command): void {
       "the queue's visibility timeout: how soon a killed worker's messages come back (default: the deployed 211)",
       integer(1, 43_200),
     )
+    .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
     .option("--json", "print the environment as one JSON object (on one line), for scripts")
     .action(async (options: DevOptions) => {
       const { LOG_LEVEL, REWARDS_CONCURRENCY } = commandConfig();
@@ -38,7 +41,13 @@ export function registerDev(program: Command): void {
           { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY },
           "QUEUE_URL",
           "TABLE_NAME",
+          "BUS_NAME",
         );
+        // stdout is for the env block; the functions' logs go to stderr, their metrics at debug.
+        const onOutput = (line: string) => {
+          if (line.startsWith('{"_aws"')) logger.debug({ emf: line }, "metrics");
+          else process.stderr.write(`${line}\n`);
+        };
         const worker =
           options.pollers === 0
             ? undefined
@@ -47,12 +56,17 @@ export function registerDev(program: Command): void {
                 code: options.function,
                 settings: pollerSettings(options),
                 logger,
-                // stdout is for the env block; the function's logs go to stderr, its metrics at debug.
-                onOutput: (line) => {
-                  if (line.startsWith('{"_aws"')) logger.debug({ emf: line }, "metrics");
-                  else process.stderr.write(`${line}\n`);
-                },
+                onOutput,
               });
+        const announcer = options.announcer
+          ? await startLocalAnnouncer({
+              config,
+              code: options.function,
+              settings: deployedAnnouncerSettings(),
+              logger,
+              onOutput,
+            })
+          : undefined;
         if (options.json) {
           process.stdout.write(`${JSON.stringify(stack.env)}\n`);
         } else {
@@ -60,13 +74,14 @@ export function registerDev(program: Command): void {
             .map(([name, value]) => `export ${name}=${value}`)
             .join("\n");
           process.stdout.write(
-            `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB: ${stack.backends.dynamodb}); ` +
-              `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}.\n` +
-              `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards dlq peek\`:\n\n${exports}\n\nCtrl-C to stop.\n`,
+            `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB and its stream: ${stack.backends.dynamodb}, EventBridge: ${stack.backends.eventbridge}); ` +
+              `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
+              `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}.\n` +
+              `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`:\n\n${exports}\n\nCtrl-C to stop.\n`,
           );
         }
         await untilSignal(() => logger.info("stopping"));
-        await worker?.stop();
+        await Promise.all([worker?.stop(), announcer?.stop()]);
       } finally {
         await stack.stop();
       }

@@ -1,13 +1,13 @@
 import { createSqsClient } from "@rewards/core";
 import { type Command, Option } from "commander";
 import { commandConfig } from "../cliConfig";
-import { startLocalWorker } from "../localWorker";
+import { startLocalWorker } from "../functions/localWorker";
+import type { FunctionCode } from "../functions/workerFunction";
 import { integer } from "../options";
 import { printPairs } from "../output";
 import { waitUntilDrained } from "../queues/waitForDrain";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
-import type { FunctionCode } from "../workerFunction";
 
 export interface PollerCliOptions {
   function: FunctionCode;

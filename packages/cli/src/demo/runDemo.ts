@@ -1,14 +1,21 @@
+import { createAnnouncerDeps } from "@rewards/announcer";
 import type { Logger } from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { clientsFor, configFrom } from "../cliConfig";
 import { replayDlq } from "../dlq/replay";
-import { startLocalWorker } from "../localWorker";
+import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
+import { startLocalWorker } from "../functions/localWorker";
+import type { FunctionCode } from "../functions/workerFunction";
+import { checkGrants, type GrantCheck } from "../grants/checkGrants";
+import { replayFailures } from "../grants/failedBatches";
+import { receiveGrants } from "../grants/receiveGrants";
+import { createStreamsClient } from "../grants/tableStream";
+import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
 import { compareXp, type Mismatch } from "../profiles";
 import { queueCounts } from "../queues/queueCounts";
 import { waitUntilDrained } from "../queues/waitForDrain";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
-import type { FunctionCode } from "../workerFunction";
 
 export interface DemoOptions extends TrafficOptions {
   /** Share of DynamoDB transactions that meet an injected fault. */
@@ -48,6 +55,10 @@ export interface DemoReport {
   expectedXp: number;
   actualXp: number;
   mismatches: Mismatch[];
+  /** reward.granted as the local bus delivered it, against the table's awards. */
+  grants: GrantCheck & { givenUp: number; replayedBatches: number };
+  /** Faults injected on the announcer's PutEvents calls. */
+  busFaults: Record<FaultKind, number>;
   seconds: number;
 }
 
@@ -65,6 +76,16 @@ function demoFaults(rate: number): FaultRule[] {
     { operation, fault: "throttle", probability: rate * 0.4 },
     { operation, fault: "conflict", probability: rate * 0.2 },
     { operation, fault: "http500", probability: rate * 0.1 },
+    { operation, fault: "commitThenDrop", probability: rate * 0.3 },
+  ];
+}
+
+/** Faults on the announcer's calls to the bus, including events published while the answer is lost (copies). */
+function busFaults(rate: number): FaultRule[] {
+  const operation = "PutEvents";
+  return [
+    { operation, fault: "throttle", probability: rate * 0.4 },
+    { operation, fault: "http500", probability: rate * 0.3 },
     { operation, fault: "commitThenDrop", probability: rate * 0.3 },
   ];
 }
@@ -92,14 +113,30 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     tableName: "rewards-demo",
     queueName: "rewards-demo-events",
     dlqName: "rewards-demo-events-dlq",
+    busName: "rewards-demo-bus",
+    announcerFailureQueueName: "rewards-demo-announcer-failures",
+    grantsQueueName: "rewards-demo-grants",
   });
   const proxy = await startFaultProxy({
     target: stack.endpoints.dynamodb,
     rules: demoFaults(options.faultRate),
     seed: options.seed + 1,
   });
+  const busProxy = await startFaultProxy({
+    target: stack.endpoints.eventbridge,
+    rules: busFaults(options.faultRate),
+    seed: options.seed + 2,
+  });
   try {
-    const config = configFrom(stack.env, "TABLE_NAME", "QUEUE_URL", "DLQ_URL");
+    const config = configFrom(
+      stack.env,
+      "TABLE_NAME",
+      "QUEUE_URL",
+      "DLQ_URL",
+      "BUS_NAME",
+      "ANNOUNCER_FAILURE_QUEUE_URL",
+      "GRANTS_QUEUE_URL",
+    );
     const { sqs, dynamo } = clientsFor(config);
 
     const traffic = generateTraffic(options);
@@ -116,6 +153,22 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       ),
       code: options.code ?? "source",
       settings: { waitTimeSeconds: 1, pollers: 2, timeoutMs: DEMO_TIMEOUT_MS },
+      logger: options.logger,
+    });
+    // The announcer reaches the bus through its fault proxy, as if it were EventBridge.
+    const announcer = await startLocalAnnouncer({
+      config: configFrom(
+        { ...stack.env, AWS_ENDPOINT_URL_EVENTBRIDGE: busProxy.endpoint, LOG_LEVEL: "silent" },
+        "TABLE_NAME",
+        "BUS_NAME",
+      ),
+      code: options.code ?? "source",
+      settings: {
+        ...deployedAnnouncerSettings(),
+        timeoutMs: DEMO_TIMEOUT_MS,
+        pollIntervalMs: 100,
+        retryDelayMs: 50,
+      },
       logger: options.logger,
     });
     const { stats } = worker;
@@ -142,6 +195,30 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     await drain("the replay");
     await worker.stop();
     const parkedAgain = (await queueCounts(sqs, config.DLQ_URL)).visible;
+
+    phase("announcing every award as reward.granted");
+    if (!(await waitUntilAnnounced(announcer.source, Date.now(), timeoutMs)))
+      problems.push(`the announcer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
+    await announcer.stop();
+    // Batches given up under the injected faults: replayed from the stream, as an operator would.
+    const replayedBatches = await replayFailures({
+      sqs,
+      streams: createStreamsClient(config),
+      announcer: createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+      queueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
+      max: 1000,
+      dryRun: false,
+    });
+    const received = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
+      max: Number.MAX_SAFE_INTEGER,
+      waitSeconds: 0,
+      keep: false,
+    });
+    const grants = await checkGrants(
+      dynamo,
+      config.TABLE_NAME,
+      received.flatMap((item) => (item.grant ? [item.grant] : [])),
+    );
 
     phase("verifying every user's XP and award count");
     const check = await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp);
@@ -175,6 +252,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       expectedXp: check.expectedTotal,
       actualXp: check.actualTotal,
       mismatches: check.mismatches,
+      grants: { ...grants, givenUp: announcer.source.givenUp, replayedBatches: replayedBatches.length },
+      busFaults: busProxy.counts(),
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
     if (sent.failed.length > 0) problems.push(`${sent.failed.length} events could not be published`);
@@ -191,10 +270,22 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(
         `${report.parkedAgain} back in the DLQ after replaying ${report.replayed} poison messages`,
       );
+    if (grants.announced !== report.paid)
+      problems.push(`${grants.announced} reward.granted ids for ${report.paid} awards paid`);
+    if (grants.missing.length > 0) problems.push(`${grants.missing.length} awards never announced`);
+    if (grants.unexpected.length > 0)
+      problems.push(`${grants.unexpected.length} reward.granted ids that name no award`);
+    if (grants.inconsistent.length > 0)
+      problems.push(`${grants.inconsistent.length} reward.granted ids whose copies differ`);
+    const unreplayed = replayedBatches.filter((r) => r.outcome !== "republished").length;
+    if (unreplayed > 0) problems.push(`${unreplayed} given-up announcer batches could not be replayed`);
+    if (received.some((item) => !item.grant))
+      problems.push("messages on the grants queue that are not reward.granted");
     report.ok = problems.length === 0;
     return report;
   } finally {
     await proxy.stop();
+    await busProxy.stop();
     await stack.stop();
   }
 }

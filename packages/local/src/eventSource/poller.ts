@@ -8,7 +8,7 @@ import {
 import { describeError, type Logger, MAX_BATCH_ENTRIES, sendSqsBatch } from "@rewards/core";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { acknowledge } from "./batchResponse";
-import { lambdaContext } from "./lambdaContext";
+import { invokeFunction } from "./invokeFunction";
 import { toLambdaRecord } from "./lambdaRecord";
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a Lambda handler may legitimately return nothing
@@ -97,24 +97,6 @@ function checkPollerOptions(
   if (problems.length > 0) throw new PollerOptionsError(`invalid poller options: ${problems.join("; ")}`);
 }
 
-class InvocationTimeout extends Error {
-  override readonly name = "InvocationTimeout";
-}
-
-/** Runs the handler as Lambda would: a thrown error or a timeout fails the whole batch. */
-async function invoke(handler: BatchHandler, event: SQSEvent, timeoutMs: number, enforced: boolean) {
-  if (enforced) return handler(event, lambdaContext(timeoutMs));
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new InvocationTimeout(`handler ran past ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([handler(event, lambdaContext(timeoutMs)), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * A local SQS event source mapping with Lambda's semantics (see the README): long polling,
  * an optional batch window, N pollers, a per-invocation timeout, partial batch responses,
@@ -201,7 +183,12 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
     try {
       verdict = acknowledge(
         records,
-        await invoke(handler, { Records: records }, timeoutMs, options.handlerEnforcesTimeout === true),
+        await invokeFunction(
+          handler,
+          { Records: records },
+          timeoutMs,
+          options.handlerEnforcesTimeout === true,
+        ),
       );
     } catch (error) {
       verdict = { wholeBatchFailed: true, reason: describeError(error) };

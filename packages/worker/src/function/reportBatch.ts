@@ -1,5 +1,5 @@
+import { embeddedMetrics } from "@rewards/core";
 import type { SQSBatchResponse } from "aws-lambda";
-import { embeddedMetrics } from "./metrics";
 import type { BatchResult } from "./runBatch";
 import type { WorkerDeps } from "./workerDeps";
 
@@ -20,7 +20,7 @@ export function reportBatch(
   }
   deps.logger.info({ size: batch.results.length, ...batch.counts, durationMs: batch.durationMs }, "batch");
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
-    embeddedMetrics(batch.counts, batch.durationMs, batch.startedAt),
+    embeddedMetrics("rewards-worker", batch.counts, batch.durationMs, batch.startedAt),
   );
   return {
     batchItemFailures: batch.results

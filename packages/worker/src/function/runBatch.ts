@@ -1,4 +1,4 @@
-import { decodeEvent, invocationDeadline } from "@rewards/core";
+import { decodeEvent, invocationDeadline, remainingMsOf } from "@rewards/core";
 import type { Context, SQSEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
@@ -13,11 +13,6 @@ export interface BatchResult {
   /** The clock's reading when the batch started, and how long it ran. */
   startedAt: number;
   durationMs: number;
-}
-
-/** A context without a clock (a hand-written test event, say) means no deadline. */
-function remainingMs(context: Partial<Context> | undefined): number {
-  return context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY;
 }
 
 async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promise<MessageResult[]> {
@@ -69,7 +64,7 @@ export async function runBatch(
   const clock = clockOf(deps);
   const startedAt = clock();
   const records = event.Records ?? [];
-  const deadline = invocationDeadline(startedAt, remainingMs(context), deps.safetyMarginMs);
+  const deadline = invocationDeadline(startedAt, remainingMsOf(context), deps.safetyMarginMs);
   let results: MessageResult[];
   try {
     const limit = pLimit(deps.concurrency);

@@ -1,13 +1,12 @@
-import type { Outcome } from "./outcome";
-
 const METRICS_NAMESPACE = "Rewards";
 
 /**
  * One CloudWatch Embedded Metric Format line per batch: CloudWatch turns the Lambda log
- * line into metrics, with no API call on the hot path.
+ * line into metrics (dimension `service`), with no API call on the hot path.
  */
 export function embeddedMetrics(
-  counts: Record<Outcome, number>,
+  service: string,
+  counts: Readonly<Record<string, number>>,
   durationMs: number,
   timestamp: number,
 ): string {
@@ -25,7 +24,7 @@ export function embeddedMetrics(
         },
       ],
     },
-    service: "rewards-worker",
+    service,
     ...counts,
     batchDuration: durationMs,
   });

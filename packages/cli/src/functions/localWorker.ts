@@ -2,7 +2,7 @@ import type { Logger } from "@rewards/core";
 import { createSqsClient } from "@rewards/core";
 import { type Poller, type PollerOptions, startPoller } from "@rewards/local";
 import type { SQSBatchResponse } from "aws-lambda";
-import type { CliConfig } from "./cliConfig";
+import type { CliConfig } from "../cliConfig";
 import { type FunctionCode, startWorkerFunction } from "./workerFunction";
 import { WorkerStats } from "./workerStats";
 

@@ -1,7 +1,7 @@
 import { DeliveryCounts } from "@rewards/local";
+import { addEmfCounts } from "./emfTotals";
 
 export type Outcome = "awarded" | "duplicate" | "parked" | "failed";
-const OUTCOMES: readonly Outcome[] = ["awarded", "duplicate", "parked", "failed"];
 
 /**
  * Running totals over a poller's batches, for summaries. Outcomes come from the function's
@@ -13,16 +13,6 @@ export class WorkerStats extends DeliveryCounts {
 
   /** Reads a line the function wrote to stdout; true when it was a metrics line. */
   recordOutput(line: string): boolean {
-    if (!line.startsWith('{"_aws"')) return false;
-    try {
-      const metrics = JSON.parse(line) as Partial<Record<Outcome, unknown>>;
-      for (const outcome of OUTCOMES) {
-        const count = metrics[outcome];
-        if (typeof count === "number") this.outcomes[outcome] += count;
-      }
-      return true;
-    } catch {
-      return false;
-    }
+    return addEmfCounts(line, this.outcomes);
   }
 }

@@ -1,0 +1,104 @@
+import { embeddedMetrics, invocationDeadline, type RewardGranted, remainingMsOf } from "@rewards/core";
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import type { AnnouncerDeps } from "./announcerDeps";
+import { type Judged, judgeRecord } from "./judgeRecord";
+import { publishGrants, type Unpublished } from "./publishGrants";
+
+export interface AnnounceCounts {
+  /** Awards published to the bus. */
+  announced: number;
+  /** Records that are not awards (a profile, a REMOVE): acknowledged, nothing published. */
+  skipped: number;
+  /** Awards not published and guard images that cannot be read: reported, so retried. */
+  failed: number;
+}
+
+export interface AnnounceFailure {
+  sequenceNumber: string;
+  reason: string;
+  /** The deployment is at fault (a missing bus, denied access): logged as an error. */
+  configuration: boolean;
+}
+
+export interface AnnounceResult {
+  response: DynamoDBBatchResponse;
+  counts: AnnounceCounts;
+  /** What was published, in stream order. */
+  published: RewardGranted[];
+  failures: AnnounceFailure[];
+  startedAt: number;
+  durationMs: number;
+}
+
+/**
+ * Lambda's rule for streams: the item identifier is the record's sequence number, and the
+ * batch is retried from the lowest one reported. A record without one reports "", which
+ * Lambda treats as the whole batch failing — the safe side.
+ */
+const sequenceNumberOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? "";
+
+/**
+ * The whole announcer: judge each record, publish every award (in stream order, at most 10
+ * a call), and report each award that was not published, and each guard image it cannot
+ * read, in `batchItemFailures`. An award is published or reported, never neither.
+ */
+export async function announce(
+  deps: AnnouncerDeps,
+  event: DynamoDBStreamEvent,
+  context?: Partial<Context>,
+): Promise<AnnounceResult> {
+  const clock = deps.clock ?? Date.now;
+  const startedAt = clock();
+  const deadline = invocationDeadline(startedAt, remainingMsOf(context), deps.safetyMarginMs);
+  const judged: Judged[] = (event.Records ?? []).map(judgeRecord);
+  const awards = judged.flatMap((item, index) =>
+    item.kind === "award" ? [{ key: String(index), grant: item.grant }] : [],
+  );
+  // publishGrants never throws; if it somehow did, the invocation would fail and Lambda
+  // retry the whole batch — still published or retried, never neither.
+  const unpublished = await publishGrants(
+    { client: deps.eventBridge, busName: deps.busName, clock, retryPolicy: deps.retryPolicy },
+    awards,
+    deadline,
+  );
+
+  const counts: AnnounceCounts = { announced: 0, skipped: 0, failed: 0 };
+  const published: RewardGranted[] = [];
+  const failures: AnnounceFailure[] = [];
+  const fail = (record: DynamoDBRecord, failure: Unpublished) => {
+    counts.failed++;
+    failures.push({ sequenceNumber: sequenceNumberOf(record), ...failure });
+  };
+  judged.forEach((item, index) => {
+    if (item.kind === "skip") counts.skipped++;
+    else if (item.kind === "unreadable") fail(item.record, { reason: item.reason, configuration: false });
+    else {
+      const failure = unpublished.get(String(index));
+      if (failure) fail(item.record, failure);
+      else {
+        counts.announced++;
+        published.push(item.grant);
+      }
+    }
+  });
+  const result = { counts, published, failures, startedAt, durationMs: clock() - startedAt };
+  return { ...result, response: report(deps, result) };
+}
+
+/** One `debug` line per grant, a `warn` line per failure, one `info` and one EMF line per batch. */
+function report(deps: AnnouncerDeps, result: Omit<AnnounceResult, "response">): DynamoDBBatchResponse {
+  for (const grant of result.published)
+    deps.logger.debug({ id: grant.id, intentKey: grant.data.intentKey }, "announced");
+  for (const failure of result.failures) {
+    if (failure.configuration)
+      deps.logger.error(failure, "not announced: configuration problem, fix the deployment");
+    else deps.logger.warn(failure, "not announced; the record will be retried");
+  }
+  deps.logger.info({ ...result.counts, durationMs: result.durationMs }, "batch");
+  (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
+    embeddedMetrics("rewards-announcer", { ...result.counts }, result.durationMs, result.startedAt),
+  );
+  return {
+    batchItemFailures: result.failures.map((failure) => ({ itemIdentifier: failure.sequenceNumber })),
+  };
+}

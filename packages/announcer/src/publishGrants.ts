@@ -1,0 +1,129 @@
+import {
+  type EventBridgeClient,
+  PutEventsCommand,
+  type PutEventsRequestEntry,
+} from "@aws-sdk/client-eventbridge";
+import {
+  classifyError,
+  type Deadline,
+  describeError,
+  type RetryPolicy,
+  type RewardGranted,
+  resources,
+  retryRemainder,
+  signalFor,
+} from "@rewards/core";
+
+/** EventBridge's limits: 10 entries a PutEvents call, 256 KB a call (and so an entry). */
+const MAX_ENTRIES = 10;
+const MAX_CALL_BYTES = 256 * 1024;
+
+export interface PublishDeps {
+  client: EventBridgeClient;
+  busName: string;
+  clock: () => number;
+  retryPolicy?: RetryPolicy | undefined;
+}
+
+/** Why a grant was not published; `configuration` when the deployment, not the moment, is at fault (a missing bus, denied access). */
+export interface Unpublished {
+  reason: string;
+  configuration: boolean;
+}
+
+interface Pending {
+  key: string;
+  entry: PutEventsRequestEntry;
+  bytes: number;
+}
+
+/** The bus entry of a grant: source `rewards`, detail-type `reward.granted`, time = awardedAt, detail = the CloudEvent. */
+export function busEntry(grant: RewardGranted, busName: string): PutEventsRequestEntry {
+  return {
+    EventBusName: busName,
+    Source: resources.bus.source,
+    DetailType: resources.bus.detailType,
+    Time: new Date(grant.time),
+    Detail: JSON.stringify(grant),
+  };
+}
+
+/** How EventBridge sizes an entry: its Source, DetailType, Detail and Resources, plus 14 bytes for Time. */
+function entryBytes(entry: PutEventsRequestEntry): number {
+  const utf8 = (text = "") => Buffer.byteLength(text);
+  return utf8(entry.Source) + utf8(entry.DetailType) + utf8(entry.Detail) + 14;
+}
+
+/** Consecutive chunks of at most 10 entries and 256 KB, in order. */
+function chunks(pending: readonly Pending[]): Pending[][] {
+  const result: Pending[][] = [];
+  let current: Pending[] = [];
+  let bytes = 0;
+  for (const item of pending) {
+    if (current.length === MAX_ENTRIES || (current.length > 0 && bytes + item.bytes > MAX_CALL_BYTES)) {
+      result.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += item.bytes;
+  }
+  if (current.length > 0) result.push(current);
+  return result;
+}
+
+/**
+ * Publishes grants in order, at most 10 a call, retrying only the entries EventBridge
+ * failed (and whole calls that failed transiently) within the retry policy and `deadline`.
+ * Returns, by key, what could not be published and why: the caller reports those records.
+ * Never throws.
+ */
+export async function publishGrants(
+  deps: PublishDeps,
+  grants: ReadonlyArray<{ key: string; grant: RewardGranted }>,
+  deadline: Deadline,
+): Promise<Map<string, Unpublished>> {
+  const failed = new Map<string, Unpublished>();
+  const pending = grants.map(({ key, grant }) => {
+    const entry = busEntry(grant, deps.busName);
+    return { key, entry, bytes: entryBytes(entry) };
+  });
+  for (const chunk of chunks(pending)) {
+    const lastErrors = new Map<string, { name: string; message: string }>();
+    const { remainder, error } = await retryRemainder(
+      chunk,
+      async (batch) => {
+        const { Entries = [] } = await deps.client.send(
+          new PutEventsCommand({ Entries: batch.map((p) => p.entry) }),
+          {
+            abortSignal: signalFor(deadline, deps.clock()),
+          },
+        );
+        // Entries answer in request order; one with an ErrorCode was not published.
+        return batch.filter((item, i) => {
+          const answer = Entries[i];
+          if (answer?.EventId && !answer.ErrorCode) return false;
+          lastErrors.set(item.key, {
+            name: answer?.ErrorCode ?? "NoAnswer",
+            message: answer?.ErrorMessage ?? "no EventId returned",
+          });
+          return true;
+        });
+      },
+      {
+        policy: deps.retryPolicy,
+        deadline,
+        clock: deps.clock,
+        shouldRetry: (failure) => classifyError(failure) === "transient",
+      },
+    );
+    for (const item of remainder) {
+      const cause = lastErrors.get(item.key) ?? error;
+      failed.set(item.key, {
+        reason: describeError(cause),
+        configuration: classifyError(cause) === "configuration",
+      });
+    }
+  }
+  return failed;
+}

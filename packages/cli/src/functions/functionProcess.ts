@@ -1,0 +1,68 @@
+import { fileURLToPath } from "node:url";
+import { createFunctionRuntime, type FunctionRuntime, lambdaEnvironment } from "@rewards/local";
+import type { CliConfig } from "../cliConfig";
+
+/** Which code of a function runs: its TypeScript source, or the deployable bundle (npm run build:function). */
+export type FunctionCode = "source" | "artifact";
+
+export interface FunctionProcessOptions {
+  functionName: string;
+  /** The package whose `./handler` is the source, and the bundle `npm run build:function` writes. */
+  handlerModule: string;
+  artifact: URL;
+  code: FunctionCode;
+  memoryMb: number;
+  timeoutMs: number;
+  /** The shell's configuration: the region, credentials and local endpoints the function gets. */
+  config: CliConfig;
+  /** The variables the deployment gives this function (the same call infra/ makes). */
+  deployed: Record<string, string>;
+  /** Which of the SDK's endpoint variables this function's clients read. */
+  endpoints: ReadonlyArray<keyof CliConfig & `AWS_ENDPOINT_URL_${string}`>;
+  onStdout?: (line: string) => void;
+  onStderr?: (line: string) => void;
+}
+
+/**
+ * A function as Lambda runs it (see createFunctionRuntime): its deployed variables, the ones
+ * Lambda's runtime sets, and the local endpoints. Nothing else of this shell reaches it.
+ */
+export function startFunctionProcess(options: FunctionProcessOptions): FunctionRuntime {
+  const { config, functionName, memoryMb } = options;
+  const credentials =
+    config.AWS_ACCESS_KEY_ID && config.AWS_SECRET_ACCESS_KEY
+      ? {
+          accessKeyId: config.AWS_ACCESS_KEY_ID,
+          secretAccessKey: config.AWS_SECRET_ACCESS_KEY,
+          sessionToken: config.AWS_SESSION_TOKEN,
+        }
+      : undefined;
+  // Locally the services are the local stack's (on AWS, the SDK's default endpoints).
+  const endpoints = Object.fromEntries(
+    options.endpoints.flatMap((name) => (config[name] ? [[name, String(config[name])]] : [])),
+  );
+  return createFunctionRuntime({
+    entry:
+      options.code === "artifact"
+        ? fileURLToPath(options.artifact)
+        : fileURLToPath(import.meta.resolve(`${options.handlerModule}/handler`)),
+    functionName,
+    memoryMb,
+    timeoutMs: options.timeoutMs,
+    environment: {
+      ...lambdaEnvironment({
+        functionName,
+        memoryMb,
+        region: config.AWS_REGION,
+        handler: "handler.handler",
+        credentials,
+      }),
+      ...options.deployed,
+      ...endpoints,
+      // Lambda runs Node 22, where the SDK has nothing to warn about.
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    },
+    ...(options.onStdout ? { onStdout: options.onStdout } : {}),
+    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+  });
+}

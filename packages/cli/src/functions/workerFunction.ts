@@ -1,0 +1,34 @@
+import { resources, workerEnvironment } from "@rewards/core";
+import type { FunctionRuntime } from "@rewards/local";
+import type { CliConfig } from "../cliConfig";
+import { type FunctionCode, startFunctionProcess } from "./functionProcess";
+
+export type { FunctionCode } from "./functionProcess";
+
+export interface WorkerFunctionOptions {
+  code: FunctionCode;
+  /** The shell's configuration: the table, DLQ, endpoints, region and credentials the function gets. */
+  config: CliConfig<"TABLE_NAME">;
+  timeoutMs: number;
+  onStdout?: (line: string) => void;
+  onStderr?: (line: string) => void;
+}
+
+/** The worker function with the environment the deployment gives it (workerEnvironment, as infra/ calls it). */
+export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRuntime {
+  const { config } = options;
+  const deployed: Record<string, string> = workerEnvironment(
+    { tableName: config.TABLE_NAME, dlqUrl: config.DLQ_URL ?? "" },
+    { logLevel: config.LOG_LEVEL, concurrency: config.REWARDS_CONCURRENCY },
+  );
+  if (!config.DLQ_URL) delete deployed.DLQ_URL;
+  return startFunctionProcess({
+    ...options,
+    functionName: "rewards-worker-local",
+    handlerModule: "@rewards/worker",
+    artifact: new URL("../../../worker/dist/handler.mjs", import.meta.url),
+    memoryMb: resources.worker.memoryMb,
+    deployed,
+    endpoints: ["AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_DYNAMODB"],
+  });
+}

@@ -1,0 +1,57 @@
+import {
+  type DynamoDBStreamsClient,
+  GetRecordsCommand,
+  type GetRecordsCommandOutput,
+  GetShardIteratorCommand,
+} from "@aws-sdk/client-dynamodb-streams";
+import { describeError, type StreamBatchFailure } from "@rewards/core";
+import { toLambdaStreamRecord } from "@rewards/local";
+import type { DynamoDBRecord } from "aws-lambda";
+
+export type StreamRange =
+  | { kind: "read"; records: DynamoDBRecord[] }
+  /** The stream no longer holds them (24 hours' retention), or the stream itself is gone. */
+  | { kind: "gone"; reason: string };
+
+/** Errors that mean the records cannot be read back from this stream, ever. */
+const GONE = new Set(["TrimmedDataAccessException", "ResourceNotFoundException"]);
+
+/**
+ * The records of a given-up batch, read back from the stream by their place in it (the
+ * failure record carries no records): from `startSequenceNumber` to `endSequenceNumber`.
+ */
+export async function readStreamRange(
+  streams: DynamoDBStreamsClient,
+  batch: StreamBatchFailure["DDBStreamBatchInfo"],
+): Promise<StreamRange> {
+  const end = BigInt(batch.endSequenceNumber);
+  const records: DynamoDBRecord[] = [];
+  try {
+    let { ShardIterator: iterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: batch.streamArn,
+        ShardId: batch.shardId,
+        ShardIteratorType: "AT_SEQUENCE_NUMBER",
+        SequenceNumber: batch.startSequenceNumber,
+      }),
+    );
+    while (iterator) {
+      const answer: GetRecordsCommandOutput = await streams.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }),
+      );
+      const got = answer.Records ?? [];
+      for (const record of got) {
+        if (BigInt(record.dynamodb?.SequenceNumber ?? "0") > end) return { kind: "read", records };
+        records.push(toLambdaStreamRecord(record, batch.streamArn));
+      }
+      // Nothing more yet: the range ended before the shard's present end.
+      if (got.length === 0) break;
+      iterator = answer.NextShardIterator;
+    }
+    return { kind: "read", records };
+  } catch (error) {
+    const name = (error as { name?: string }).name ?? "";
+    if (GONE.has(name)) return { kind: "gone", reason: describeError(error) };
+    throw error;
+  }
+}
