@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Mutation testing of the award path (`npm run mutation`; README, "Mutation testing").
+ * Mutation testing of the award path and its announcement (`npm run mutation`; README,
+ * "Mutation testing").
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -11,6 +12,7 @@ export default {
     "packages/core/src/**/*.ts",
     "packages/worker/src/function/**/*.ts",
     "packages/worker/src/handler.ts",
+    "packages/announcer/src/**/*.ts",
   ],
   // Each mutant runs only the tests that reach it.
   coverageAnalysis: "perTest",

@@ -5,7 +5,8 @@ import base from "./vitest.config";
 const packages = fileURLToPath(new URL("./packages/", import.meta.url));
 
 /**
- * The tests the mutation run (`npm run mutation`) measures the award path with: every test
+ * The tests the mutation run (`npm run mutation`) measures the award path (and its
+ * announcement) with: every test
  * that runs the award path's code in the test's own process. Tests that drive it only
  * through child processes (the CLI, the soak, the packed producer) cannot see a mutant, which
  * is switched on in this process alone, so they are left out; they run in `npm test`.
@@ -17,8 +18,11 @@ export default defineConfig({
   // each workspace import to the sandbox's own sources.
   resolve: {
     alias: [
-      { find: /^@rewards\/worker\/handler$/, replacement: `${packages}worker/src/handler.ts` },
-      { find: /^@rewards\/(core|worker|producer|local|testing)$/, replacement: `${packages}$1/src/index.ts` },
+      { find: /^@rewards\/(worker|announcer)\/handler$/, replacement: `${packages}$1/src/handler.ts` },
+      {
+        find: /^@rewards\/(core|worker|announcer|producer|local|testing)$/,
+        replacement: `${packages}$1/src/index.ts`,
+      },
     ],
   },
   test: {
@@ -26,6 +30,7 @@ export default defineConfig({
     include: [
       "packages/core/test/**/*.test.ts",
       "packages/worker/test/**/*.test.ts",
+      "packages/announcer/test/**/*.test.ts",
       "tests/worker.test.ts",
       "tests/faultProxy.test.ts",
       "tests/contract.test.ts",

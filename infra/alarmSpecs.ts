@@ -17,10 +17,17 @@ export interface AlarmSpec<Name = string> {
  * The alarms an operator needs, as data (infra/rewards.ts turns them into CloudWatch
  * alarms): anything in the DLQ; a backlog older than the limit; the function's own errors
  * and throttles; the worker's `Rewards` metrics (EMF) — `failed` above zero for several
- * minutes in a row (transient failures that do not clear), `parked` at all.
+ * minutes in a row (transient failures that do not clear), `parked` at all; the announcer
+ * falling behind the stream (its iterator age), and batches it gave up (its failure queue).
  */
-export function alarmSpecs<Name>(names: { dlq: Name; queue: Name; functionName: Name }): AlarmSpec<Name>[] {
-  const { oldestMessageAgeSeconds, failedPeriods } = resources.alarms;
+export function alarmSpecs<Name>(names: {
+  dlq: Name;
+  queue: Name;
+  functionName: Name;
+  announcerFunctionName: Name;
+  announcerFailureQueue: Name;
+}): AlarmSpec<Name>[] {
+  const { oldestMessageAgeSeconds, failedPeriods, iteratorAgeMs, iteratorAgePeriods } = resources.alarms;
   return [
     {
       name: "DlqNotEmpty",
@@ -87,6 +94,29 @@ export function alarmSpecs<Name>(names: { dlq: Name; queue: Name; functionName: 
       metricName: "parked",
       dimensions: { service: "rewards-worker" },
       statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "AnnouncerBehind",
+      description: `The announcer's oldest unannounced award is over ${iteratorAgeMs / 60_000} minutes old (${iteratorAgePeriods} minutes in a row): consumers hear of awards late; see its logs (a failing bus, throttling).`,
+      namespace: "AWS/Lambda",
+      metricName: "IteratorAge",
+      dimensions: { FunctionName: names.announcerFunctionName },
+      statistic: "Maximum",
+      threshold: iteratorAgeMs,
+      periodSeconds: 60,
+      evaluationPeriods: iteratorAgePeriods,
+    },
+    {
+      name: "AnnouncerGaveUp",
+      description:
+        "The announcer gave up batches of awards (not announced): `rewards grants failures`, then `rewards grants replay` within 24 hours (after that, `rewards grants republish`).",
+      namespace: "AWS/SQS",
+      metricName: "ApproximateNumberOfMessagesVisible",
+      dimensions: { QueueName: names.announcerFailureQueue },
+      statistic: "Maximum",
       threshold: 0,
       periodSeconds: 60,
       evaluationPeriods: 1,

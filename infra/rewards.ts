@@ -1,6 +1,7 @@
-import { workerEnvironment } from "../packages/core/src/functionEnvironment";
+import { announcerEnvironment, workerEnvironment } from "../packages/core/src/functionEnvironment";
 import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
+import { announcerPermissions } from "./announcerPermissions";
 import { deploySettings } from "./deploySettings";
 import { functionEntries, sstNodejsOptions } from "./functionBuild";
 import { producerAccess } from "./producerAccess";
@@ -10,11 +11,13 @@ const seconds = (n: number) => `${n} seconds` as const;
 
 /**
  * Everything the system needs on AWS: the events queue and its DLQ (both encrypted), the
- * table (TTL, point-in-time recovery; deletion protection and retention on production),
- * the worker with least-privilege permissions and a concurrency cap, and alarms.
+ * table (TTL, point-in-time recovery, its stream; deletion protection and retention on
+ * production), the worker with least-privilege permissions and a concurrency cap, the
+ * announcer on the table's stream publishing reward.granted to the rewards bus (its given-up
+ * batches to a failure queue), and alarms.
  */
 export function createRewards() {
-  const { table, queue, deadLetterQueue, redrive, worker } = resources;
+  const { table, queue, deadLetterQueue, redrive, worker, announcer, announcerFailureQueue } = resources;
   const production = $app.stage === "production";
   const settings = deploySettings();
 
@@ -22,6 +25,8 @@ export function createRewards() {
     fields: { [table.partitionKey]: "string", [table.sortKey]: "string" },
     primaryIndex: { hashKey: table.partitionKey, rangeKey: table.sortKey },
     ttl: table.ttlAttribute,
+    // The announcer reads each award's guard from the stream (resources.table.streamViewType).
+    stream: "new-image",
     deletionProtection: production,
     // On-demand capacity is the component's default (PAY_PER_REQUEST); PITR is set explicitly.
     transform: { table: { pointInTimeRecovery: { enabled: true } } },
@@ -73,6 +78,42 @@ export function createRewards() {
 
   producerAccess({ arn: events.arn, url: events.url }, settings);
 
+  // Awards as events: the bus consumers write rules on, and where given-up batches go.
+  const bus = new sst.aws.Bus("RewardsBus");
+  const announcerFailures = new sst.aws.Queue("AnnouncerFailures", {
+    transform: {
+      queue: { messageRetentionSeconds: announcerFailureQueue.retentionSeconds, sqsManagedSseEnabled: true },
+    },
+  });
+  const announcerSubscriber = rewardsTable.subscribe(
+    "Announcer",
+    {
+      handler: functionEntries.announcer.handler,
+      nodejs: sstNodejsOptions(),
+      runtime: announcer.runtime,
+      timeout: seconds(announcer.timeoutSeconds),
+      memory: `${announcer.memoryMb} MB`,
+      logging: { retention: announcer.logRetention },
+      permissions: announcerPermissions(bus.arn, announcerFailures.arn),
+      environment: announcerEnvironment({ busName: bus.name }),
+    },
+    {
+      // Only guard INSERTs and MODIFYs reach the function (the same pattern the local source applies).
+      filters: [announcer.filterPattern],
+      transform: {
+        eventSourceMapping: {
+          batchSize: announcer.batchSize,
+          startingPosition: announcer.startingPosition,
+          bisectBatchOnFunctionError: announcer.bisectBatchOnFunctionError,
+          maximumRetryAttempts: announcer.maximumRetryAttempts,
+          maximumRecordAgeInSeconds: announcer.maximumRecordAgeSeconds,
+          functionResponseTypes: ["ReportBatchItemFailures"],
+          destinationConfig: { onFailure: { destinationArn: announcerFailures.arn } },
+        },
+      },
+    },
+  );
+
   const topic = settings.alarmEmail ? new aws.sns.Topic("RewardsAlarms") : undefined;
   if (topic && settings.alarmEmail) {
     new aws.sns.TopicSubscription("RewardsAlarmsEmail", {
@@ -85,6 +126,8 @@ export function createRewards() {
     dlq: dlq.nodes.queue.name,
     queue: events.nodes.queue.name,
     functionName: subscriber.nodes.function.name,
+    announcerFunctionName: announcerSubscriber.nodes.function.name,
+    announcerFailureQueue: announcerFailures.nodes.queue.name,
   };
   for (const spec of alarmSpecs(names)) {
     new aws.cloudwatch.MetricAlarm(spec.name, {
@@ -109,6 +152,9 @@ export function createRewards() {
     queueArn: events.arn,
     dlqUrl: dlq.url,
     tableName: rewardsTable.name,
+    busName: bus.name,
+    busArn: bus.arn,
+    announcerFailureQueueUrl: announcerFailures.url,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
   };
 }

@@ -2,176 +2,25 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-} from "@aws-sdk/client-dynamodb-streams";
 import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
-import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { createAnnouncer, createAnnouncerDeps, isAwardCandidate } from "@rewards/announcer";
+import { isAwardCandidate } from "@rewards/announcer";
+import { createDynamoClient, grantId, profileKey, streamBatchFailureSchema } from "@rewards/core";
+import { fileCheckpoints, memoryCheckpoints } from "@rewards/local";
+import { completed, stackTest, waitFor } from "@rewards/testing";
+import { describe, expect } from "vitest";
+
 import {
-  createDynamoClient,
-  createLogger,
-  createSqsClient,
-  grantId,
-  profileKey,
-  type RewardGranted,
-  rewardGrantedSchema,
-  streamBatchFailureSchema,
-} from "@rewards/core";
-import {
-  fileCheckpoints,
-  memoryCheckpoints,
-  type Provisioned,
-  provision,
-  type StreamHandler,
-  type StreamSourceOptions,
-  startLocalBus,
-  startStreamSource,
-} from "@rewards/local";
-import {
-  completed,
-  drain,
-  lambdaContext,
-  runCli,
-  sqsEvent,
-  sqsRecord,
-  stackTest,
-  waitFor,
-} from "@rewards/testing";
-import { createHandler, createWorkerDeps } from "@rewards/worker";
-import { describe, expect, onTestFinished } from "vitest";
+  announced,
+  award,
+  credentials,
+  everyRecord,
+  grantsIn,
+  ownTable,
+  sourceFor,
+} from "./fixtures/announcerFixtures";
 
 const it = stackTest();
-const silent = createLogger({ level: "silent" });
-const credentials = { accessKeyId: "test", secretAccessKey: "test" };
-
-/**
- * A table (with its stream), queues and a local bus of the test's own: a stream holds every
- * write to its table, and this bus delivers to this test's grants queue only.
- */
-async function ownTable(stack: {
-  env: Record<string, string>;
-  endpoints: { sqs: string; dynamodb: string };
-}) {
-  const sqs = new SQSClient({ region: "us-east-1", endpoint: stack.endpoints.sqs, credentials });
-  const dynamo = new DynamoDBClient({ region: "us-east-1", endpoint: stack.endpoints.dynamodb, credentials });
-  const name = `a-${randomUUID().slice(0, 8)}`;
-  try {
-    const provisioned = await provision(sqs, dynamo, {
-      tableName: name,
-      queueName: name,
-      dlqName: `${name}-dlq`,
-      announcerFailureQueueName: `${name}-failures`,
-      grantsQueueName: `${name}-grants`,
-    });
-    const bus = await startLocalBus({
-      busName: `${name}-bus`,
-      region: "us-east-1",
-      sqs: createSqsClient(stack.env),
-      rules: [{ name: "all", pattern: { source: ["rewards"] }, queueUrl: provisioned.grantsQueueUrl }],
-    });
-    onTestFinished(() => bus.stop());
-    const env: Record<string, string> = {
-      ...stack.env,
-      AWS_ENDPOINT_URL_EVENTBRIDGE: bus.endpoint,
-      BUS_NAME: bus.busName,
-      TABLE_NAME: provisioned.tableName,
-      QUEUE_URL: provisioned.queueUrl,
-      DLQ_URL: provisioned.dlqUrl,
-      ANNOUNCER_FAILURE_QUEUE_URL: provisioned.announcerFailureQueueUrl,
-      GRANTS_QUEUE_URL: provisioned.grantsQueueUrl,
-    };
-    return { ...provisioned, env };
-  } finally {
-    sqs.destroy();
-    dynamo.destroy();
-  }
-}
-
-const streamsOf = (env: Record<string, string>) =>
-  new DynamoDBStreamsClient({ region: "us-east-1", endpoint: env.AWS_ENDPOINT_URL_DYNAMODB, credentials });
-
-/** Everything a stream holds, read directly with the SDK. */
-async function everyRecord(env: Record<string, string>, streamArn: string) {
-  const streams = streamsOf(env);
-  const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-  const records = [];
-  for (const shard of StreamDescription?.Shards ?? []) {
-    let { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: streamArn,
-        ShardId: shard.ShardId,
-        ShardIteratorType: "TRIM_HORIZON",
-      }),
-    );
-    while (ShardIterator) {
-      const answer = await streams.send(new GetRecordsCommand({ ShardIterator }));
-      records.push(...(answer.Records ?? []));
-      if ((answer.Records ?? []).length === 0) break;
-      ShardIterator = answer.NextShardIterator;
-    }
-  }
-  return records;
-}
-
-/** Runs the worker, in this process, on `bodies` against the test's table. */
-async function award(env: Record<string, string>, bodies: string[]) {
-  const handler = createHandler({
-    ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }),
-    emitMetrics: () => {},
-  });
-  return handler(sqsEvent(bodies.map((body) => sqsRecord(body))), lambdaContext());
-}
-
-/** The grants the local bus delivered to the test's grants queue. */
-async function grantsIn(env: Record<string, string>, queueUrl: string): Promise<RewardGranted[]> {
-  const messages = await drain(createSqsClient(env), queueUrl);
-  return messages.map((m) => {
-    const envelope = JSON.parse(m.Body ?? "");
-    expect(envelope).toMatchObject({ version: "0", "detail-type": "reward.granted", source: "rewards" });
-    return rewardGrantedSchema.parse(envelope.detail);
-  });
-}
-
-type Invocation = { sequenceNumbers: string[]; keys: string[] };
-
-/** A stream source over the test's table, recording what each invocation was handed. */
-async function sourceFor(
-  table: Provisioned & { env: Record<string, string> },
-  handler: StreamHandler,
-  options: Partial<StreamSourceOptions> = {},
-) {
-  const invocations: Invocation[] = [];
-  const failures: unknown[] = [];
-  const source = await startStreamSource({
-    streams: streamsOf(table.env),
-    streamArn: table.streamArn,
-    logger: silent,
-    pollIntervalMs: 20,
-    retryDelayMs: 1,
-    handler: (event, context) => {
-      invocations.push({
-        sequenceNumbers: event.Records.map((r) => r.dynamodb?.SequenceNumber ?? ""),
-        keys: event.Records.map((r) => String(r.dynamodb?.Keys?.pk?.S)),
-      });
-      return handler(event, context);
-    },
-    onFailure: async (failure) => {
-      failures.push(failure);
-    },
-    ...options,
-  });
-  return { source, invocations, failures };
-}
-
-const announced = (env: Record<string, string>): StreamHandler =>
-  createAnnouncer({ ...createAnnouncerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} });
-
 describe("the table's stream on the embedded DynamoDB", () => {
   it("holds one INSERT per item an award creates, and nothing of a cancelled transaction", async ({
     stack,
@@ -350,6 +199,29 @@ describe("the announcer on the local stream source and bus", () => {
     expect(streamBatchFailureSchema.parse(failures[0]).responseContext?.functionError).toBeUndefined();
   });
 
+  it("gives up records older than the maximum age without invoking the function", async ({ stack }) => {
+    const table = await ownTable(stack);
+    const user = `g-${randomUUID().slice(0, 6)}`;
+    await award(table.env, [completed(user, "a")]);
+    const { source, failures, invocations } = await sourceFor(table, async () => {}, {
+      filter: isAwardCandidate,
+      maximumRecordAgeSeconds: 3600,
+      clock: () => Date.now() + 2 * 3600_000,
+    });
+    expect(await waitFor(() => failures.length === 1)).toBe(true);
+    const since = Date.now();
+    expect(await waitFor(() => source.caughtUp(since))).toBe(true);
+    await source.stop();
+    expect(invocations).toEqual([]);
+    const failure = streamBatchFailureSchema.parse(failures[0]);
+    expect(failure.requestContext).toMatchObject({
+      condition: "RecordAgeExceeded",
+      approximateInvokeCount: 0,
+    });
+    // The guard only: the profile's record is filtered out, so it is simply done.
+    expect(failure.DDBStreamBatchInfo.batchSize).toBe(1);
+  });
+
   it("resumes from a checkpoint file, delivering nothing twice", async ({ stack }) => {
     const table = await ownTable(stack);
     const user = `c-${randomUUID().slice(0, 6)}`;
@@ -437,126 +309,5 @@ describe("the local bus", () => {
     // The ARN names the bus too.
     const byArn = await client.send(new PutEventsCommand({ Entries: [entry("{}", stack.resources.busArn)] }));
     expect(byArn.FailedEntryCount).toBe(0);
-  });
-});
-
-describe("operating the announcer with the CLI", () => {
-  it("replays a given-up batch from the stream, and republishes from the table with the same ids", async ({
-    stack,
-  }) => {
-    const table = await ownTable(stack);
-    const user = `o-${randomUUID().slice(0, 6)}`;
-    await award(table.env, [completed(user, "a"), completed(user, "b")]);
-    // An announcer whose bus is missing: every batch fails and is given up at once.
-    const broken = announced({ ...table.env, BUS_NAME: "no-such-bus" });
-    const { source, failures } = await sourceFor(table, broken, {
-      filter: isAwardCandidate,
-      maximumRetryAttempts: 0,
-      onFailure: async (failure) => {
-        failures.push(failure);
-        await createSqsClient(table.env).send(
-          new SendMessageCommand({
-            QueueUrl: table.announcerFailureQueueUrl,
-            MessageBody: JSON.stringify(failure),
-          }),
-        );
-      },
-    });
-    expect(await waitFor(() => failures.length === 1)).toBe(true);
-    await source.stop();
-
-    const peek = await runCli(["grants", "failures", "--json"], table.env);
-    expect(peek.code).toBe(0);
-    expect(JSON.parse(peek.stdout)).toEqual(failures);
-
-    const dry = await runCli(["grants", "replay", "--dry-run", "--json"], table.env);
-    expect(JSON.parse(dry.stdout)).toMatchObject({
-      batches: 1,
-      published: 0,
-      results: [{ awards: 2, outcome: "would republish" }],
-    });
-    const replay = await runCli(["grants", "replay"], table.env);
-    expect(replay.code).toBe(0);
-    expect(replay.stdout).toContain("2 awards published from 1 batch; 0 batches kept");
-    expect((await runCli(["grants", "failures"], table.env)).stdout).toBe(
-      "no given-up batches: every award was announced\n",
-    );
-
-    const first = await grantsIn(table.env, table.grantsQueueUrl);
-    expect(first.map((g) => g.data.intentKey)).toEqual([
-      `${user}#a#article.completed`,
-      `${user}#b#article.completed`,
-    ]);
-    const republish = await runCli(
-      ["grants", "republish", "--since", "2020-01-01", "--user", user, "--json"],
-      table.env,
-    );
-    expect(JSON.parse(republish.stdout)).toEqual({ found: 2, published: 2, unreadable: [], failed: [] });
-    const again = await grantsIn(table.env, table.grantsQueueUrl);
-    expect(new Set(again.map((g) => g.id))).toEqual(new Set(first.map((g) => g.id)));
-  });
-
-  it("keeps a failure record whose records the stream no longer holds, and says what to do", async ({
-    stack,
-  }) => {
-    const table = await ownTable(stack);
-    const gone = {
-      requestContext: {
-        requestId: "r",
-        functionArn: "f",
-        condition: "RetryAttemptsExhausted",
-        approximateInvokeCount: 11,
-      },
-      version: "1.0",
-      timestamp: "2026-12-01T00:00:00.000Z",
-      DDBStreamBatchInfo: {
-        shardId: "shardId-1",
-        startSequenceNumber: "100",
-        endSequenceNumber: "101",
-        batchSize: 2,
-        streamArn: `${table.streamArn.split("/stream/")[0]}-deleted/stream/2026-01-01T00:00:00.000`,
-      },
-    };
-    const sqs = createSqsClient(table.env);
-    await sqs.send(
-      new SendMessageCommand({ QueueUrl: table.announcerFailureQueueUrl, MessageBody: JSON.stringify(gone) }),
-    );
-    await sqs.send(
-      new SendMessageCommand({ QueueUrl: table.announcerFailureQueueUrl, MessageBody: "not json" }),
-    );
-    const replay = await runCli(["grants", "replay"], table.env);
-    expect(replay.code).toBe(1);
-    expect(replay.stdout).toContain("no longer in the stream (kept)");
-    expect(replay.stdout).toContain("not a failure record (kept)");
-    expect(replay.stdout).toContain("rewards grants republish --since");
-    expect(replay.stdout).toContain("0 awards published from 0 batches; 2 batches kept");
-  });
-
-  it("rewards announcer --drain runs the deployable bundle and says what it announced", async ({ stack }) => {
-    const table = await ownTable(stack);
-    const user = `d-${randomUUID().slice(0, 6)}`;
-    await award(table.env, [completed(user, "a"), completed(user, "a"), completed(user, "b")]);
-    const run = await runCli(["announcer", "--drain", "--function", "artifact", "--json"], table.env);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({
-      announced: 2,
-      skipped: 0,
-      failed: 0,
-      invocations: 1,
-      records: 2,
-      retries: 0,
-      givenUp: 0,
-    });
-    const tail = await runCli(["grants", "tail", "--json"], table.env);
-    expect(
-      tail.stdout
-        .trim()
-        .split("\n")
-        .map((line) => JSON.parse(line).data.intentKey),
-    ).toEqual([`${user}#a#article.completed`, `${user}#b#article.completed`]);
-    const noBus = await runCli(["announcer", "--drain"], { ...table.env, BUS_NAME: "" });
-    expect(noBus.code).toBe(1);
-    expect(noBus.stderr).toContain("BUS_NAME");
   });
 });

@@ -41,6 +41,13 @@ describe("every benchmark runs at a tiny size", () => {
     expect(out.functionEnvironments).toBeGreaterThan(0);
   }, 120_000);
 
+  it("bench/announce.ts, on the deployable bundles", async () => {
+    const out = JSON.parse(await bench(["bench/announce.ts", "--events", "50", "--rate", "200"]));
+    expect(out).toMatchObject({ events: 50, exactlyTheAwards: true, function: "artifact" });
+    expect(out.perAward.entries).toBeGreaterThanOrEqual(1);
+    expect(out.commitToBusMs.p50).toBeGreaterThan(0);
+  }, 120_000);
+
   it("bench/coldStart.ts", async () => {
     const out = JSON.parse(await bench(["bench/coldStart.ts", "--runs", "1"]));
     expect(out.rows.map((r: { name: string }) => r.name)).toEqual([

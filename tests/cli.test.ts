@@ -256,13 +256,18 @@ describe("configuration and usage errors", () => {
         queueArn: "arn:aws:sqs:eu-west-1:123456789012:q",
         dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
         tableName: "rewards-production-RewardsTable",
+        busName: "rewards-production-RewardsBusBus",
+        busArn: "arn:aws:events:eu-west-1:123456789012:event-bus/rewards-production-RewardsBusBus",
+        announcerFailureQueueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/failures",
       }),
     );
     expect(await runCli(["env", "--outputs", outputs], {})).toMatchObject({
       code: 0,
       stdout:
         "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
-        "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=rewards-production-RewardsTable\n",
+        "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=rewards-production-RewardsTable\n" +
+        "export BUS_NAME=rewards-production-RewardsBusBus\n" +
+        "export ANNOUNCER_FAILURE_QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/failures\n",
     });
     await writeFile(outputs, JSON.stringify({ region: "eu-west-1" }));
     const partial = await runCli(["env", "--outputs", outputs], {});

@@ -4,7 +4,15 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createSqsClient, decodeEvent, eventTypes } from "@rewards/core";
+import {
+  createSqsClient,
+  decodeEvent,
+  type EventPattern,
+  eventTypes,
+  grantId,
+  matchesPattern,
+  rewardGranted,
+} from "@rewards/core";
 import { pythonForMoto } from "@rewards/local";
 import { createEventBuilders } from "@rewards/producer";
 import { profileOf, stackTest, startCountingPoller } from "@rewards/testing";
@@ -23,12 +31,14 @@ const committedSync = (file: string) =>
   JSON.parse(readFileSync(new URL(`schemas/${file}`, root), "utf8")) as Record<string, unknown>;
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 
-/** Every ```json block of docs/events.md, and the body of its `aws sqs send-message` example. */
+const GRANTS_SECTION = "## Hearing about awards: `reward.granted`";
+const jsonBlocks = (text: string) =>
+  [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] as string) as unknown);
+
+/** Every ```json block of docs/events.md's producer part, and the body of its `aws sqs send-message` example. */
 async function docsExamples(): Promise<unknown[]> {
-  const text = await readFile(new URL("docs/events.md", root), "utf8");
-  const blocks = [...text.matchAll(/```json\n([\s\S]*?)```/g)].map(
-    (m) => JSON.parse(m[1] as string) as unknown,
-  );
+  const text = (await readFile(new URL("docs/events.md", root), "utf8")).split(GRANTS_SECTION)[0] as string;
+  const blocks = jsonBlocks(text);
   const cli = [...text.matchAll(/--message-body '([^']+)'/g)].map(
     (m) => JSON.parse(m[1] as string) as unknown,
   );
@@ -125,6 +135,39 @@ print(json.dumps([list(error.absolute_path), error.message]))
         expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
       }
     }
+  });
+});
+
+describe("reward.granted, as docs/events.md shows it to consumers", () => {
+  it("the example is what the announcer makes of SPEC's award, valid against the schema, and the example rule matches it", async () => {
+    const section = (await readFile(new URL("docs/events.md", root), "utf8")).split(
+      GRANTS_SECTION,
+    )[1] as string;
+    const [envelope, pattern] = jsonBlocks(section) as [{ detail: unknown }, EventPattern];
+    const grant = rewardGranted({
+      pk: "IDEM#user123#idempotent-writes#article.completed",
+      sk: "IDEM",
+      userId: "user123",
+      type: "article.completed",
+      amount: 20,
+      eventId: "evt-01JDX3",
+      awardedAt: "2026-11-29T10:00:01.234Z",
+    });
+    expect(envelope.detail).toEqual(grant);
+    expect(envelope).toMatchObject({
+      source: "rewards",
+      "detail-type": "reward.granted",
+      time: "2026-11-29T10:00:01Z",
+    });
+    const validate = ajv.compile(await committed("reward.granted.schema.json"));
+    expect(validate(envelope.detail), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...grant, id: "evt-1" })).toBe(false);
+    expect(matchesPattern(envelope, pattern)).toBe(true);
+    expect(
+      matchesPattern({ ...envelope, detail: { data: { eventType: "signup.completed" } } }, pattern),
+    ).toBe(false);
+    // The id the docs describe: grant- + base64url(SHA-256(intentKey "\n" awardedAt)).
+    expect(grant.id).toBe(grantId("user123#idempotent-writes#article.completed", "2026-11-29T10:00:01.234Z"));
   });
 });
 

@@ -444,6 +444,10 @@ describe("producers and operators at the command line", () => {
       await readFile(new URL("../schemas/streak.day.schema.json", import.meta.url), "utf8"),
     );
     expect(JSON.parse(run.stdout)).toEqual(committed);
+    const granted = await cliIn(env)(["schema", "reward.granted"]);
+    expect(JSON.parse(granted.stdout)).toEqual(
+      JSON.parse(await readFile(new URL("../schemas/reward.granted.schema.json", import.meta.url), "utf8")),
+    );
     expect((await cliIn(env)(["schema", "article.liked"])).code).toBe(2);
   });
 

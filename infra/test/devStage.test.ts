@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../deploySettings";
-import { all, one } from "./helpers";
+import { all, named, one, WORKER } from "./helpers";
 import { type ProgramRun, runSstProgram } from "./runSstProgram";
 
 /** A non-production stage, with the deploy-time settings set. */
@@ -21,7 +21,9 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
   });
 
   it("REWARDS_MAXIMUM_CONCURRENCY sets the event source mapping's cap", () => {
-    expect(one(run, "aws:lambda/eventSourceMapping:EventSourceMapping").inputs.scalingConfig).toEqual({
+    expect(
+      named(run, "aws:lambda/eventSourceMapping:EventSourceMapping", WORKER).inputs.scalingConfig,
+    ).toEqual({
       maximumConcurrency: 25,
     });
   });
@@ -33,7 +35,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       endpoint: "ops@example.com",
     });
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
-    expect(alarms).toHaveLength(6);
+    expect(alarms).toHaveLength(8);
     for (const alarm of alarms) {
       expect(alarm.inputs.alarmActions).toEqual([expect.stringMatching(/RewardsAlarms$/)]);
     }

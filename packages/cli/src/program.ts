@@ -97,6 +97,10 @@ function describeUnreachable(code: string, address: string, env: NodeJS.ProcessE
     ["DynamoDB", "AWS_ENDPOINT_URL_DYNAMODB", env.AWS_ENDPOINT_URL_DYNAMODB],
     ["SQS", "QUEUE_URL", env.QUEUE_URL],
     ["SQS", "DLQ_URL", env.DLQ_URL],
+    ["SQS", "ANNOUNCER_FAILURE_QUEUE_URL", env.ANNOUNCER_FAILURE_QUEUE_URL],
+    ["SQS", "GRANTS_QUEUE_URL", env.GRANTS_QUEUE_URL],
+    ["EventBridge", "AWS_ENDPOINT_URL_EVENTBRIDGE", env.AWS_ENDPOINT_URL_EVENTBRIDGE],
+    ["DynamoDB Streams", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS],
   ];
   const hostOf = (url: string) => {
     try {

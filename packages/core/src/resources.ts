@@ -40,6 +40,12 @@ const announcer = {
   bisectBatchOnFunctionError: true,
   /** A new mapping reads what the stream already holds: no award made before it existed is missed. */
   startingPosition: "TRIM_HORIZON",
+  /**
+   * The mapping's filter (Lambda's filter syntax): only guard writes that can be awards reach
+   * the function — an INSERT (a new guard) or a MODIFY (a guard that replaced an expired one),
+   * never a profile update or a REMOVE (the TTL sweeper).
+   */
+  filterPattern: { eventName: ["INSERT", "MODIFY"], dynamodb: { Keys: { sk: { S: ["IDEM"] } } } },
   logRetention: "1 month",
 } as const;
 

@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type IncomingMessage, request, type ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import { seededRandom } from "@rewards/core";
+import { listenOnLoopback } from "./loopbackServer";
 
 /**
  * What a rule does to a request it picks:
@@ -142,7 +142,6 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     blackHole: 0,
     forwarded: 0,
   };
-  const sockets = new Set<Socket>();
 
   /** Every rule draws once per request, in order, so a seed gives one sequence of faults. */
   function decide(operation: string): { latencyMs: number; fault?: FaultKind } {
@@ -231,25 +230,14 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     outgoing.end(answer.body);
   }
 
-  const server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch(() => incoming.socket.destroy());
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: server.endpoint,
     counts: () => ({ ...counts }),
     setRules: (next) => {
       rules = [...next];
       applied = new Map();
     },
-    stop: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: () => server.close(),
   };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { type EventPattern, matchesPattern, retry, seededRandom } from "@rewards/core";
+import { listenOnLoopback } from "./loopbackServer";
 
 /** What EventBridge hands a rule's target: the envelope around an entry's Detail. */
 export interface BusEvent {
@@ -93,7 +93,6 @@ export async function startLocalBus(options: LocalBusOptions): Promise<LocalBus>
   const busArn = `arn:aws:events:${options.region}:${ACCOUNT}:event-bus/${options.busName}`;
   const random = seededRandom(options.seed ?? 1);
   const counts = { accepted: 0, refused: 0, delivered: 0, undelivered: 0 };
-  const sockets = new Set<Socket>();
 
   async function deliver(event: BusEvent): Promise<void> {
     for (const rule of options.rules) {
@@ -199,23 +198,12 @@ export async function startLocalBus(options: LocalBusOptions): Promise<LocalBus>
     }
   }
 
-  const server = createServer((incoming, outgoing) => {
-    handle(incoming, outgoing).catch(() => incoming.socket.destroy());
-  });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(handle);
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: server.endpoint,
     busName: options.busName,
     busArn,
     counts: () => ({ ...counts }),
-    stop: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    stop: () => server.close(),
   };
 }

@@ -10,6 +10,9 @@ const outputsSchema = z.object({
   queueUrl: z.url(),
   dlqUrl: z.url(),
   tableName: z.string().min(1),
+  // A stage deployed before the announcer has neither.
+  busName: z.string().min(1).optional(),
+  announcerFailureQueueUrl: z.url().optional(),
 });
 
 export function registerEnv(program: Command): void {
@@ -47,6 +50,10 @@ export function registerEnv(program: Command): void {
         QUEUE_URL: parsed.data.queueUrl,
         DLQ_URL: parsed.data.dlqUrl,
         TABLE_NAME: parsed.data.tableName,
+        ...(parsed.data.busName ? { BUS_NAME: parsed.data.busName } : {}),
+        ...(parsed.data.announcerFailureQueueUrl
+          ? { ANNOUNCER_FAILURE_QUEUE_URL: parsed.data.announcerFailureQueueUrl }
+          : {}),
       };
       if (options.json) return printJson(env);
       process.stdout.write(

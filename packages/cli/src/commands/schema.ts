@@ -1,4 +1,4 @@
-import { eventJsonSchema, eventTypes, isEventType } from "@rewards/core";
+import { eventJsonSchema, eventTypes, isEventType, rewardGrantedJsonSchema } from "@rewards/core";
 import type { Command } from "commander";
 import { CliError } from "../cliError";
 import { printJson } from "../output";
@@ -7,13 +7,17 @@ export function registerSchema(program: Command): void {
   program
     .command("schema")
     .description(
-      "print the JSON Schema (draft 2020-12) of the events: any event, or one type (the files in schemas/, docs/events.md)",
+      "print the JSON Schema (draft 2020-12) of the events: any reading event, one type, or reward.granted (the files in schemas/, docs/events.md)",
     )
-    .argument("[type]", `an event type: ${eventTypes.join(", ")}`)
+    .argument("[type]", `an event type: ${eventTypes.join(", ")}; or reward.granted, the event of an award`)
     .option("--json", "print JSON (the only form: a JSON Schema is JSON)")
     .action((type: string | undefined) => {
+      if (type === "reward.granted") return printJson(rewardGrantedJsonSchema());
       if (type !== undefined && !isEventType(type))
-        throw new CliError(`unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}`, 2);
+        throw new CliError(
+          `unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}, reward.granted`,
+          2,
+        );
       printJson(eventJsonSchema(type));
     });
 }

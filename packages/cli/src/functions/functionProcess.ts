@@ -66,3 +66,14 @@ export function startFunctionProcess(options: FunctionProcessOptions): FunctionR
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
   });
 }
+
+/** The function's output to a stats object (its EMF lines) and, every line, to `onOutput`. */
+export function outputTo(stats: { recordOutput(line: string): boolean }, onOutput?: (line: string) => void) {
+  return {
+    onStdout: (line: string) => {
+      stats.recordOutput(line);
+      onOutput?.(line);
+    },
+    onStderr: (line: string) => onOutput?.(line),
+  };
+}

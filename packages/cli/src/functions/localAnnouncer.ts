@@ -12,7 +12,7 @@ import type { CliConfig } from "../cliConfig";
 import { createStreamsClient, tableStreamArn } from "../grants/tableStream";
 import { startAnnouncerFunction } from "./announcerFunction";
 import { AnnouncerStats } from "./announcerStats";
-import type { FunctionCode } from "./functionProcess";
+import { type FunctionCode, outputTo } from "./functionProcess";
 
 export type AnnouncerSettings = Pick<
   StreamSourceOptions,
@@ -68,11 +68,7 @@ export async function startLocalAnnouncer(options: LocalAnnouncerOptions): Promi
     code: options.code,
     config,
     timeoutMs: settings.timeoutMs,
-    onStdout: (line) => {
-      stats.recordOutput(line);
-      options.onOutput?.(line);
-    },
-    onStderr: (line) => options.onOutput?.(line),
+    ...outputTo(stats, options.onOutput),
   });
   const dynamo = createDynamoClient(config);
   const sqs = createSqsClient(config);

@@ -3,6 +3,7 @@ import { createSqsClient } from "@rewards/core";
 import { type Poller, type PollerOptions, startPoller } from "@rewards/local";
 import type { SQSBatchResponse } from "aws-lambda";
 import type { CliConfig } from "../cliConfig";
+import { outputTo } from "./functionProcess";
 import { type FunctionCode, startWorkerFunction } from "./workerFunction";
 import { WorkerStats } from "./workerStats";
 
@@ -39,11 +40,7 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
     code: options.code,
     config,
     timeoutMs: settings.timeoutMs,
-    onStdout: (line) => {
-      stats.recordOutput(line);
-      options.onOutput?.(line);
-    },
-    onStderr: (line) => options.onOutput?.(line),
+    ...outputTo(stats, options.onOutput),
   });
   try {
     await runtime.warm();

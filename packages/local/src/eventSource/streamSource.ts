@@ -52,6 +52,8 @@ export interface StreamSourceOptions {
   /** Named in failure records (requestContext.functionArn). */
   functionArn?: string;
   onBatch?: (summary: StreamBatchSummary) => void;
+  /** Epoch ms, for the records' age (tests move it forward). Date.now by default. */
+  clock?: () => number;
 }
 
 export interface StreamBatchSummary {
@@ -240,9 +242,10 @@ export async function startStreamSource(options: StreamSourceOptions): Promise<S
     while (queue.length > 0) {
       const current = queue.shift() as Pending;
       if (maximumRecordAgeSeconds >= 0) {
-        const oldest = Date.now() / 1000 - maximumRecordAgeSeconds;
+        const oldest = (options.clock ?? Date.now)() / 1000 - maximumRecordAgeSeconds;
+        // Only records the function would be handed: a filtered-out one is simply done.
         const tooOld = current.records.filter(
-          (r) => (r.dynamodb?.ApproximateCreationDateTime ?? Infinity) < oldest,
+          (r) => filter(r) && (r.dynamodb?.ApproximateCreationDateTime ?? Infinity) < oldest,
         );
         if (tooOld.length > 0) {
           if (!(await giveUp(shardId, tooOld, "RecordAgeExceeded", current.retries))) return false;

@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { isAwardCandidate } from "@rewards/announcer";
+import { createSqsClient } from "@rewards/core";
+import { completed, runCli, stackTest, waitFor } from "@rewards/testing";
+import { describe, expect } from "vitest";
+import { announced, award, grantsIn, ownTable, sourceFor } from "./fixtures/announcerFixtures";
+
+const it = stackTest();
+
+describe("operating the announcer with the CLI", () => {
+  it("replays a given-up batch from the stream, and republishes from the table with the same ids", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const user = `o-${randomUUID().slice(0, 6)}`;
+    await award(table.env, [completed(user, "a"), completed(user, "b")]);
+    // An announcer whose bus is missing: every batch fails and is given up at once.
+    const broken = announced({ ...table.env, BUS_NAME: "no-such-bus" });
+    const { source, failures } = await sourceFor(table, broken, {
+      filter: isAwardCandidate,
+      maximumRetryAttempts: 0,
+      onFailure: async (failure) => {
+        failures.push(failure);
+        await createSqsClient(table.env).send(
+          new SendMessageCommand({
+            QueueUrl: table.announcerFailureQueueUrl,
+            MessageBody: JSON.stringify(failure),
+          }),
+        );
+      },
+    });
+    expect(await waitFor(() => failures.length === 1)).toBe(true);
+    await source.stop();
+
+    const peek = await runCli(["grants", "failures", "--json"], table.env);
+    expect(peek.code).toBe(0);
+    expect(JSON.parse(peek.stdout)).toEqual(failures);
+
+    const dry = await runCli(["grants", "replay", "--dry-run", "--json"], table.env);
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      batches: 1,
+      published: 0,
+      results: [{ awards: 2, outcome: "would republish" }],
+    });
+    const replay = await runCli(["grants", "replay"], table.env);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toContain("2 awards published from 1 batch; 0 batches kept");
+    expect((await runCli(["grants", "failures"], table.env)).stdout).toBe(
+      "no given-up batches: every award was announced\n",
+    );
+
+    const first = await grantsIn(table.env, table.grantsQueueUrl);
+    expect(first.map((g) => g.data.intentKey)).toEqual([
+      `${user}#a#article.completed`,
+      `${user}#b#article.completed`,
+    ]);
+    const republish = await runCli(
+      ["grants", "republish", "--since", "2020-01-01", "--user", user, "--json"],
+      table.env,
+    );
+    expect(JSON.parse(republish.stdout)).toEqual({ found: 2, published: 2, unreadable: [], failed: [] });
+    const again = await grantsIn(table.env, table.grantsQueueUrl);
+    expect(new Set(again.map((g) => g.id))).toEqual(new Set(first.map((g) => g.id)));
+  });
+
+  it("keeps a failure record whose records the stream no longer holds, and says what to do", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const gone = {
+      requestContext: {
+        requestId: "r",
+        functionArn: "f",
+        condition: "RetryAttemptsExhausted",
+        approximateInvokeCount: 11,
+      },
+      version: "1.0",
+      timestamp: "2026-12-01T00:00:00.000Z",
+      DDBStreamBatchInfo: {
+        shardId: "shardId-1",
+        startSequenceNumber: "100",
+        endSequenceNumber: "101",
+        batchSize: 2,
+        streamArn: `${table.streamArn.split("/stream/")[0]}-deleted/stream/2026-01-01T00:00:00.000`,
+      },
+    };
+    const sqs = createSqsClient(table.env);
+    await sqs.send(
+      new SendMessageCommand({ QueueUrl: table.announcerFailureQueueUrl, MessageBody: JSON.stringify(gone) }),
+    );
+    await sqs.send(
+      new SendMessageCommand({ QueueUrl: table.announcerFailureQueueUrl, MessageBody: "not json" }),
+    );
+    const replay = await runCli(["grants", "replay"], table.env);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toContain("no longer in the stream (kept)");
+    expect(replay.stdout).toContain("not a failure record (kept)");
+    expect(replay.stdout).toContain("rewards grants republish --since");
+    expect(replay.stdout).toContain("0 awards published from 0 batches; 2 batches kept");
+  });
+
+  it("rewards announcer --drain runs the deployable bundle and says what it announced", async ({ stack }) => {
+    const table = await ownTable(stack);
+    const user = `d-${randomUUID().slice(0, 6)}`;
+    await award(table.env, [completed(user, "a"), completed(user, "a"), completed(user, "b")]);
+    const run = await runCli(["announcer", "--drain", "--function", "artifact", "--json"], table.env);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      announced: 2,
+      skipped: 0,
+      failed: 0,
+      invocations: 1,
+      records: 2,
+      retries: 0,
+      givenUp: 0,
+    });
+    const tail = await runCli(["grants", "tail", "--json"], table.env);
+    expect(
+      tail.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).data.intentKey),
+    ).toEqual([`${user}#a#article.completed`, `${user}#b#article.completed`]);
+    const noBus = await runCli(["announcer", "--drain"], { ...table.env, BUS_NAME: "" });
+    expect(noBus.code).toBe(1);
+    expect(noBus.stderr).toContain("BUS_NAME");
+  });
+});
