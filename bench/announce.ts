@@ -12,6 +12,7 @@
  *   npx tsx bench/announce.ts [--events 2000] [--rate 100] [--function source|artifact]
  */
 import { setTimeout as delay } from "node:timers/promises";
+import { parseArgs } from "node:util";
 import { createDynamoClient, createLogger, createSqsClient, resources } from "@rewards/core";
 import { startFaultProxy, startLocalStack } from "@rewards/local";
 import { configFrom } from "../packages/cli/src/cliConfig";
@@ -25,13 +26,16 @@ import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const events = Number(argument("--events") ?? 2000);
-const rate = Number(argument("--rate") ?? 100);
-const code = (argument("--function") ?? "artifact") as FunctionCode;
+const { values } = parseArgs({
+  options: {
+    events: { type: "string", default: "2000" },
+    rate: { type: "string", default: "100" },
+    function: { type: "string", default: "artifact" },
+  },
+});
+const events = Number(values.events);
+const rate = Number(values.rate);
+const code = values.function as FunctionCode;
 
 /** AWS list prices (us-east-1, 2026): EventBridge custom events, Lambda requests and x86 duration. */
 const PRICE = { eventPerMillion: 1.0, requestPerMillion: 0.2, gbSecond: 0.0000166667 };

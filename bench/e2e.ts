@@ -9,6 +9,7 @@
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
+import { parseArgs } from "node:util";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
 import { childrenOf, startCli } from "@rewards/testing";
@@ -18,12 +19,14 @@ import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
 import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 
-const argument = (name: string) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
-const events = Number(argument("--events") ?? 100_000);
-const code = argument("--function") ?? "artifact";
+const { values } = parseArgs({
+  options: {
+    events: { type: "string", default: "100000" },
+    function: { type: "string", default: "artifact" },
+  },
+});
+const events = Number(values.events);
+const code = values.function;
 const WAVE = 5000;
 
 function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {

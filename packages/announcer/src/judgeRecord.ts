@@ -1,6 +1,14 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { describeError, guardImageSchema, type RewardGranted, rewardGranted } from "@rewards/core";
+import {
+  describeError,
+  describeIssues,
+  GUARD_PK_PREFIX,
+  guardImageSchema,
+  type RewardGranted,
+  rewardGranted,
+  toIssues,
+} from "@rewards/core";
 import type { DynamoDBRecord } from "aws-lambda";
 
 /**
@@ -18,11 +26,10 @@ export type Judged =
  * (the only writes a guard ever gets are the award's conditional put). Pure.
  */
 export function judgeRecord(record: DynamoDBRecord): Judged {
-  const keys = record.dynamodb?.Keys;
-  const isGuard = keys?.sk?.S === "IDEM" && keys?.pk?.S?.startsWith("IDEM#") === true;
+  const { Keys: keys, NewImage: image } = record.dynamodb ?? {};
+  const isGuard = keys?.sk?.S === "IDEM" && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
   if (!isGuard || (record.eventName !== "INSERT" && record.eventName !== "MODIFY"))
     return { kind: "skip", record };
-  const image = record.dynamodb?.NewImage;
   if (!image)
     return {
       kind: "unreadable",
@@ -44,7 +51,7 @@ export function judgeRecord(record: DynamoDBRecord): Judged {
     return {
       kind: "unreadable",
       record,
-      reason: parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      reason: describeIssues(toIssues(parsed.error.issues)),
     };
   }
   return { kind: "award", record, grant: rewardGranted(parsed.data) };

@@ -4,10 +4,10 @@ import type {
   PutEventsRequestEntry,
   PutEventsResultEntry,
 } from "@aws-sdk/client-eventbridge";
-import { createLogger, grantId, type RetryPolicy } from "@rewards/core";
+import { createLogger, grantId, guardImageSchema, type RetryPolicy, rewardGranted } from "@rewards/core";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
-import { describe, expect, it } from "vitest";
-import { type AnnouncerDeps, announce, busEntry } from "../src";
+import { describe, expect, it, vi } from "vitest";
+import { type AnnouncerDeps, announce, busEntry, createAnnouncer, judgeRecord } from "../src";
 
 const noWait: RetryPolicy = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 10_000 };
 
@@ -165,6 +165,62 @@ describe("announce", () => {
     expect(result.counts.announced).toBe(5);
   });
 
+  it("puts entries that together make exactly 256 KB in one call, and splits one byte more", async () => {
+    // An entry counts Source + DetailType + Detail + 14 bytes: size each grant's detail to match.
+    const sized = (n: number, entryBytes: number) => {
+      const base = (eventId: string) => {
+        const grant = rewardGranted(guardImageSchema.parse(guard(n, { eventId })));
+        const entry = busEntry(grant, "b");
+        return Buffer.byteLength(`${entry.Source}${entry.DetailType}${entry.Detail}`) + 14;
+      };
+      const padding = entryBytes - base("e");
+      return streamRecord("INSERT", guard(n, { eventId: `e${"x".repeat(padding)}` }));
+    };
+    const half = (256 * 1024) / 2;
+    const exact = scriptedBus();
+    await announce(deps(exact.client).deps, streamEvent([sized(1, half), sized(2, half)]));
+    expect(exact.calls.map((call) => call.length)).toEqual([2]);
+    const over = scriptedBus();
+    await announce(deps(over.client).deps, streamEvent([sized(1, half), sized(2, half + 1)]));
+    expect(over.calls.map((call) => call.length)).toEqual([1, 1]);
+  });
+
+  it("sends an entry over 256 KB alone, and reports what EventBridge says of it", async () => {
+    const tooLarge = Object.assign(new Error("Total size of the entries in the request is over the limit"), {
+      name: "ValidationException",
+    });
+    const bus = scriptedBus(tooLarge);
+    const huge = streamRecord("INSERT", guard(1, { eventId: `e${"x".repeat(300 * 1024)}` }));
+    const result = await announce(
+      deps(bus.client).deps,
+      streamEvent([huge, streamRecord("INSERT", guard(2))]),
+    );
+    expect(bus.calls.map((call) => call.length)).toEqual([1, 1]);
+    expect(result.failures).toEqual([
+      {
+        sequenceNumber: huge.dynamodb?.SequenceNumber,
+        reason: "ValidationException: Total size of the entries in the request is over the limit",
+        configuration: true,
+      },
+    ]);
+    expect(result.published.map((grant) => grant.data.eventId)).toEqual(["evt-2"]);
+  });
+
+  it("treats an entry answered without an EventId, or not answered, as unpublished", async () => {
+    const bus = scriptedBus([{ EventId: "e1" }, {}, { EventId: "e3", ErrorCode: "InternalFailure" }], [], []);
+    const records = [1, 2, 3].map((n) => streamRecord("INSERT", guard(n)));
+    const result = await announce(deps(bus.client).deps, streamEvent(records));
+    expect(bus.calls.map((call) => call.map((entry) => detailOf(entry).data.eventId))).toEqual([
+      ["evt-1", "evt-2", "evt-3"],
+      ["evt-2", "evt-3"],
+      ["evt-2", "evt-3"],
+    ]);
+    expect(result.failures.map(({ reason }) => reason)).toEqual([
+      "NoAnswer: no EventId returned",
+      "NoAnswer: no EventId returned",
+    ]);
+  });
+
   it("resends only the entries EventBridge failed", async () => {
     const bus = scriptedBus([
       { EventId: "e1" },
@@ -299,6 +355,66 @@ describe("announce", () => {
       skipped: 0,
       failed: 0,
     });
+  });
+});
+
+describe("judgeRecord", () => {
+  const withKeys = (keys: Record<string, unknown>) => {
+    const record = streamRecord("INSERT", guard(1));
+    if (record.dynamodb) record.dynamodb.Keys = keys as never;
+    return record;
+  };
+
+  it("skips what is not a guard write, however incomplete its keys", () => {
+    const skipped = [
+      withKeys({ pk: { S: "IDEM#user1#a1#article.completed" } }),
+      withKeys({ sk: { S: "IDEM" } }),
+      withKeys({ pk: { B: "SURFTQ==" }, sk: { S: "IDEM" } }),
+      withKeys({ pk: { S: "USER#user1" }, sk: { S: "IDEM" } }),
+      { ...streamRecord("INSERT", guard(1)), dynamodb: undefined },
+    ];
+    expect(skipped.map((record) => judgeRecord(record).kind)).toEqual([
+      "skip",
+      "skip",
+      "skip",
+      "skip",
+      "skip",
+    ]);
+    expect(
+      judgeRecord(withKeys({ pk: { S: "IDEM#user1#a1#article.completed" }, sk: { S: "IDEM" } })).kind,
+    ).toBe("award");
+  });
+
+  it("names every field of a guard image it cannot read", () => {
+    const judged = judgeRecord(streamRecord("INSERT", guard(1, { amount: "20", userId: 7 })));
+    expect(judged).toMatchObject({
+      kind: "unreadable",
+      reason:
+        "userId: Invalid input: expected string, received number; amount: Invalid input: expected number, received string",
+    });
+  });
+});
+
+describe("createAnnouncer", () => {
+  it("is the Lambda handler: the batch response, and the EMF line on stdout by default", async () => {
+    const written: string[] = [];
+    const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const { emitMetrics: _default, ...withoutMetrics } = deps(scriptedBus().client).deps;
+      const handler = createAnnouncer(withoutMetrics);
+      const record = streamRecord("INSERT", guard(1, { amount: "20" }));
+      expect(await handler(streamEvent([record]), lambdaContext())).toEqual({
+        batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber }],
+      });
+    } finally {
+      write.mockRestore();
+    }
+    expect(written).toHaveLength(1);
+    expect(written[0]?.endsWith("}\n")).toBe(true);
+    expect(JSON.parse(String(written[0]))).toMatchObject({ announced: 0, skipped: 0, failed: 1 });
   });
 });
 

@@ -19,15 +19,9 @@ export function eventSchemaFor(type: EventType) {
  * Without `format`: its patterns say the same (`day`'s even checks the calendar), and a
  * validator with default options then needs no format plug-in (Ajv refuses unknown formats).
  */
-function withoutFormats(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutFormats);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key]) => key !== "format")
-      .map(([key, inner]) => [key, withoutFormats(inner)]),
-  );
-}
+const withoutFormats = (schema: unknown): unknown =>
+  // A reviver that returns undefined drops the key, at any depth.
+  JSON.parse(JSON.stringify(schema), (key, value) => (key === "format" ? undefined : value));
 
 // Input, so unknown fields stay allowed (no additionalProperties: false): the worker ignores them.
 const toJson = (schema: z.ZodType) =>

@@ -11,7 +11,8 @@ export const streamBatchFailureSchema = z.object({
   requestContext: z.object({
     requestId: z.string(),
     functionArn: z.string(),
-    condition: z.enum(["RetryAttemptsExhausted", "RecordAgeExceeded"]).or(z.string()),
+    /** `RetryAttemptsExhausted` or `RecordAgeExceeded` (Lambda may add others: any text is kept). */
+    condition: z.string(),
     approximateInvokeCount: z.number().int(),
   }),
   responseContext: z

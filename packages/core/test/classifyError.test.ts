@@ -155,4 +155,17 @@ describe("rejectionReason", () => {
       /^the profile of user "u2" \(USER#u2\) was refused: ItemCollectionSizeLimitExceeded — /,
     );
   });
+
+  it("quotes a user id for the shell in the repair command when it is not plainly safe", () => {
+    const profileRefused = Object.assign(new Error("x"), {
+      name: "TransactionCanceledException",
+      CancellationReasons: [{ Code: "None" }, { Code: "ValidationError", Message: "bad xp" }],
+    });
+    const repair = (userId: string) =>
+      /`(rewards user .*) --set-xp/.exec(rejectionReason(profileRefused, userId))?.[1];
+    expect(repair("ann.lee@example.com")).toBe("rewards user ann.lee@example.com");
+    expect(repair("ann lee")).toBe("rewards user 'ann lee'");
+    expect(repair("o'brien;rm")).toBe("rewards user 'o'\\''brien;rm'");
+    expect(repair(" x")).toBe("rewards user ' x'");
+  });
 });

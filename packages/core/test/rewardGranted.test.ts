@@ -69,6 +69,15 @@ describe("rewardGranted", () => {
   });
 });
 
+describe("rewardGrantedSchema", () => {
+  it("says what is wrong with a time that is not RFC 3339", () => {
+    const parsed = rewardGrantedSchema.safeParse({ ...rewardGranted(guard), time: "2026-11-29 10:00" });
+    expect(parsed.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`)).toEqual([
+      "time: must be an RFC 3339 date-time",
+    ]);
+  });
+});
+
 describe("guardImageSchema", () => {
   it("reads a guard and ignores what it does not need (expiresAt)", () => {
     expect(guardImageSchema.parse({ ...guard, expiresAt: 1_800_000_000 })).toEqual(guard);

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { describeIssues, toIssues } from "@rewards/core";
 import type { Command } from "commander";
 import { z } from "zod";
 import { CliError } from "../cliError";
@@ -40,7 +41,7 @@ export function registerEnv(program: Command): void {
       }
       const parsed = outputsSchema.safeParse(json);
       if (!parsed.success) {
-        const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+        const problems = describeIssues(toIssues(parsed.error.issues));
         throw new CliError(
           `${options.outputs} lacks what the CLI needs (${problems}): is it a rewards stage's outputs?`,
         );

@@ -1,5 +1,12 @@
 import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
-import { GUARD_PK_PREFIX, guardImageSchema, type RewardGranted, rewardGranted } from "@rewards/core";
+import {
+  describeIssues,
+  GUARD_PK_PREFIX,
+  guardImageSchema,
+  type RewardGranted,
+  rewardGranted,
+  toIssues,
+} from "@rewards/core";
 
 export interface GuardWindow {
   /** Awards committed in [since, until], compared as the guards store awardedAt (ISO 8601, UTC, ms). */
@@ -49,7 +56,7 @@ export async function* awardedGuards(
       else
         result.unreadable.push({
           pk: String(item.pk),
-          reason: guard.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+          reason: describeIssues(toIssues(guard.error.issues)),
         });
     }
     yield result;
