@@ -53,6 +53,32 @@ function functionEnv(env: Record<string, string>, overrides: Record<string, stri
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>;
 }
 
+/** The bundle in a Lambda-like runtime (2 s timeout) behind the local event source, as `rewards worker --function artifact` runs it. */
+async function runArtifact(env: Record<string, string>, environment: Record<string, string>) {
+  const runtime = createFunctionRuntime({
+    entry: ARTIFACT,
+    environment,
+    functionName: "artifact-test",
+    memoryMb: 512,
+    timeoutMs: 2000,
+    onStdout: () => {},
+    onStderr: () => {},
+  });
+  const sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" });
+  const batches: BatchSummary[] = [];
+  const poller = await startPoller({
+    sqs,
+    queueUrl: env.QUEUE_URL as string,
+    handler: (event, context) => runtime.invoke(event, context) as Promise<SQSBatchResponse>,
+    handlerEnforcesTimeout: true,
+    logger: pino({ level: "silent" }),
+    waitTimeSeconds: 1,
+    timeoutMs: 2000,
+    onBatch: (summary) => batches.push(summary),
+  });
+  return { runtime, sqs, batches, poller };
+}
+
 describe("the deployable bundle (packages/worker/dist/handler.mjs)", () => {
   it("copied alone into an empty directory and imported by plain node, awards, acknowledges a duplicate and parks poison", async ({
     env,
@@ -106,26 +132,10 @@ process.exit(0);
       rules: [{ operation: "TransactWriteItems", fault: "latency", probability: 1, fixedMs: 400, times: 1 }],
       seed: 1,
     });
-    const runtime = createFunctionRuntime({
-      entry: ARTIFACT,
-      environment: functionEnv(env, { AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint }),
-      functionName: "artifact-test",
-      memoryMb: 512,
-      timeoutMs: 2000,
-      onStdout: () => {},
-    });
-    const sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" });
-    const batches: BatchSummary[] = [];
-    const poller = await startPoller({
-      sqs,
-      queueUrl: env.QUEUE_URL as string,
-      handler: (event, context) => runtime.invoke(event, context) as Promise<SQSBatchResponse>,
-      handlerEnforcesTimeout: true,
-      logger: pino({ level: "silent" }),
-      waitTimeSeconds: 1,
-      timeoutMs: 2000,
-      onBatch: (summary) => batches.push(summary),
-    });
+    const { runtime, sqs, batches, poller } = await runArtifact(
+      env,
+      functionEnv(env, { AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint }),
+    );
     try {
       const user = `killed-${Date.now()}`;
       await sqs.send(new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: completed(user, "a") }));
@@ -167,29 +177,14 @@ process.exit(0);
   it("a bundle that cannot start (TABLE_NAME missing) is Runtime.InitError, and its messages stay in the queue", async ({
     env,
   }) => {
-    const runtime = createFunctionRuntime({
-      entry: ARTIFACT,
-      environment: functionEnv(env, { TABLE_NAME: undefined }),
-      functionName: "artifact-test",
-      memoryMb: 512,
-      timeoutMs: 2000,
-      onStdout: () => {},
-      onStderr: () => {},
-    });
-    const sqs = createSqsClient({ ...env, AWS_REGION: "us-east-1" });
-    await sqs.send(new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: completed("init", "a") }));
-    const batches: BatchSummary[] = [];
-    const poller = await startPoller({
-      sqs,
-      queueUrl: env.QUEUE_URL as string,
-      handler: (event, context) => runtime.invoke(event, context) as Promise<SQSBatchResponse>,
-      handlerEnforcesTimeout: true,
-      logger: pino({ level: "silent" }),
-      waitTimeSeconds: 1,
-      timeoutMs: 2000,
-      onBatch: (summary) => batches.push(summary),
-    });
+    const { runtime, sqs, batches, poller } = await runArtifact(
+      env,
+      functionEnv(env, { TABLE_NAME: undefined }),
+    );
     try {
+      await sqs.send(
+        new SendMessageCommand({ QueueUrl: env.QUEUE_URL, MessageBody: completed("init", "a") }),
+      );
       expect(await waitFor(() => batches.length >= 1, { timeoutMs: 15_000 })).toBe(true);
       expect(batches[0]).toMatchObject({
         acknowledged: 0,

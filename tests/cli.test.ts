@@ -289,6 +289,13 @@ describe("configuration and usage errors", () => {
     ]);
     expect(await cli(["--version"])).toMatchObject({ code: 0, stdout: "0.1.0\n" });
     expect((await runCli(["load", "--events", "zero"], {})).code).toBe(2);
+    for (const command of ["load", "demo"]) {
+      const shares = await runCli([command, "--duplicates", "0.9", "--invalid", "0.2"], {});
+      expect(shares.code, command).toBe(2);
+      expect(shares.stderr.split("\n")[0], command).toBe(
+        "rewards: --duplicates, --invalid and --old together must not exceed 1",
+      );
+    }
     expect((await runCli(["no-such-command"], {})).code).toBe(2);
     const help = await runCli(["dlq", "replay", "--help"], {});
     expect(help.code).toBe(0);

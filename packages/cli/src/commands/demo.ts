@@ -5,6 +5,7 @@ import { integer, ratio } from "../options";
 import { printJson, printPairs, printTable } from "../output";
 import { type Progress, progressBar } from "../progress";
 import { cliLogger } from "../stdErrLogger";
+import { addTrafficOptions, checkTrafficShares } from "../traffic/trafficOptions";
 
 interface DemoCommandOptions {
   events: number;
@@ -19,21 +20,14 @@ interface DemoCommandOptions {
 }
 
 export function registerDemo(program: Command): void {
-  program
-    .command("demo")
-    .description(
-      "run the whole system locally: publish a mixed stream, process it under injected faults, replay the DLQ, announce every award on the local bus, verify every intent paid exactly once and announced by one id",
-    )
-    .option("--events <n>", "messages to publish", integer(1), 2000)
-    .option("--users <n>", "distinct users", integer(1), 100)
-    .option("--duplicates <ratio>", "share repeating an earlier intent", ratio, 0.25)
-    .option("--invalid <ratio>", "share of poison messages", ratio, 0.02)
-    .option(
-      "--old <ratio>",
-      "share of events dated near and past their rule's memory, or without a time (some stale, never paid)",
-      ratio,
-      0.02,
-    )
+  addTrafficOptions(
+    program
+      .command("demo")
+      .description(
+        "run the whole system locally: publish a mixed stream, process it under injected faults, replay the DLQ, announce every award on the local bus, verify every intent paid exactly once and announced by one id",
+      ),
+    { events: 2000, old: 0.02 },
+  )
     .option("--seed <n>", "seed for traffic and faults", integer(0), 1)
     .option(
       "--fault-rate <ratio>",
@@ -48,6 +42,7 @@ export function registerDemo(program: Command): void {
     )
     .option("--json", "print JSON")
     .action(async (options: DemoCommandOptions) => {
+      checkTrafficShares(options);
       const logger = cliLogger("rewards-demo", commandConfig().LOG_LEVEL ?? "warn");
       let bar: Progress | undefined;
       let lastLine = 0;

@@ -1,13 +1,13 @@
 import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
-import { CliError } from "../cliError";
 import { writeExpectation } from "../expectations";
-import { integer, rate, ratio } from "../options";
+import { integer, rate } from "../options";
 import { printJson, printPairs } from "../output";
 import { progressBar } from "../progress";
 import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from "../queues/drainOptions";
 import { generateTraffic } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
+import { addTrafficOptions, checkTrafficShares } from "../traffic/trafficOptions";
 
 interface LoadOptions {
   events: number;
@@ -24,19 +24,12 @@ interface LoadOptions {
 type LoadCommandOptions = LoadOptions & WaitOptions;
 
 export function registerLoad(program: Command): void {
-  program
-    .command("load")
-    .description("send reproducible synthetic traffic (all four types, duplicates, poison) to QUEUE_URL")
-    .option("--events <n>", "messages to send", integer(1), 1000)
-    .option("--users <n>", "distinct users", integer(1), 100)
-    .option("--duplicates <ratio>", "share repeating an earlier intent", ratio, 0.25)
-    .option("--invalid <ratio>", "share of poison messages", ratio, 0.02)
-    .option(
-      "--old <ratio>",
-      "share of events dated near and past their rule's memory, or without a time (some stale, never paid)",
-      ratio,
-      0,
-    )
+  addTrafficOptions(
+    program
+      .command("load")
+      .description("send reproducible synthetic traffic (all four types, duplicates, poison) to QUEUE_URL"),
+    { events: 1000, old: 0 },
+  )
     .option("--seed <n>", "seed: the same seed sends the same traffic", integer(0), 1)
     .option("--rate <n/s>", "at most this many messages per second", rate)
     .option("--expect <file>", "write each user's expected XP here, for rewards verify")
@@ -44,8 +37,7 @@ export function registerLoad(program: Command): void {
     .addOption(waitTimeoutOption())
     .option("--json", "print JSON")
     .action(async (options: LoadCommandOptions) => {
-      if (options.duplicates + options.invalid + options.old > 1)
-        throw new CliError("--duplicates, --invalid and --old together must not exceed 1", 2);
+      checkTrafficShares(options);
       const config = commandConfig("QUEUE_URL");
       const traffic = generateTraffic(options);
       if (options.expect) {
