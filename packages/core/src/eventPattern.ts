@@ -9,7 +9,8 @@ export type EventPattern = { readonly [field: string]: EventPattern | readonly s
 export function matchesPattern(value: unknown, pattern: EventPattern): boolean {
   return Object.entries(pattern).every(([field, expected]) => {
     const actual = (value as Record<string, unknown> | undefined)?.[field];
-    if (Array.isArray(expected)) return typeof actual === "string" && expected.includes(actual);
+    // Only a string can equal one of the pattern's strings: no type check needed.
+    if (Array.isArray(expected)) return (expected as readonly unknown[]).includes(actual);
     return matchesPattern(actual, expected as EventPattern);
   });
 }
