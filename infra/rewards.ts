@@ -3,11 +3,34 @@ import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
 import { deploySettings } from "./deploySettings";
-import { functionEntries, sstNodejsOptions } from "./functionBuild";
+import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { producerAccess } from "./producerAccess";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
+
+/**
+ * What both functions' SST definitions share: the same build as `npm run build:function`
+ * (whose bundles the tests run), and their runtime, timeout, memory and log retention.
+ */
+function functionSettings(
+  name: FunctionName,
+  spec: {
+    runtime: typeof resources.worker.runtime;
+    timeoutSeconds: number;
+    memoryMb: number;
+    logRetention: typeof resources.worker.logRetention;
+  },
+) {
+  return {
+    handler: functionEntries[name].handler,
+    nodejs: sstNodejsOptions(),
+    runtime: spec.runtime,
+    timeout: seconds(spec.timeoutSeconds),
+    memory: `${spec.memoryMb} MB` as const,
+    logging: { retention: spec.logRetention },
+  };
+}
 
 /**
  * Everything the system needs on AWS: the events queue and its DLQ (both encrypted), the
@@ -52,13 +75,7 @@ export function createRewards() {
 
   const subscriber = events.subscribe(
     {
-      handler: functionEntries.worker.handler,
-      // The same build as `npm run build:function`, whose bundle the tests run.
-      nodejs: sstNodejsOptions(),
-      runtime: worker.runtime,
-      timeout: seconds(worker.timeoutSeconds),
-      memory: `${worker.memoryMb} MB`,
-      logging: { retention: worker.logRetention },
+      ...functionSettings("worker", worker),
       // Explicit permissions and names in the environment instead of `link`.
       permissions: workerPermissions(rewardsTable.arn, dlq.arn),
       // The same variables the local function runtime sets (workerEnvironment).
@@ -88,12 +105,7 @@ export function createRewards() {
   const announcerSubscriber = rewardsTable.subscribe(
     "Announcer",
     {
-      handler: functionEntries.announcer.handler,
-      nodejs: sstNodejsOptions(),
-      runtime: announcer.runtime,
-      timeout: seconds(announcer.timeoutSeconds),
-      memory: `${announcer.memoryMb} MB`,
-      logging: { retention: announcer.logRetention },
+      ...functionSettings("announcer", announcer),
       permissions: announcerPermissions(bus.arn, announcerFailures.arn),
       environment: announcerEnvironment({ busName: bus.name }),
     },

@@ -4,6 +4,7 @@ import {
   describeError,
   describeIssues,
   GUARD_PK_PREFIX,
+  GUARD_SK,
   guardImageSchema,
   type RewardGranted,
   rewardGranted,
@@ -27,7 +28,7 @@ export type Judged =
  */
 export function judgeRecord(record: DynamoDBRecord): Judged {
   const { Keys: keys, NewImage: image } = record.dynamodb ?? {};
-  const isGuard = keys?.sk?.S === "IDEM" && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
+  const isGuard = keys?.sk?.S === GUARD_SK && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
   if (!isGuard || (record.eventName !== "INSERT" && record.eventName !== "MODIFY"))
     return { kind: "skip", record };
   if (!image)

@@ -36,7 +36,14 @@ export {
 } from "./eventTime";
 export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
 export { PROFILE_UPDATE, planGuardTransaction } from "./guardTransaction";
-export { GUARD_PK_PREFIX, guardKey, intentKey, MAX_INTENT_KEY_BYTES, profileKey } from "./intentKey";
+export {
+  GUARD_PK_PREFIX,
+  GUARD_SK,
+  guardKey,
+  intentKey,
+  MAX_INTENT_KEY_BYTES,
+  profileKey,
+} from "./intentKey";
 export { createLogger, type Logger } from "./logger";
 export {
   buildParkedMessage,

@@ -20,7 +20,7 @@ export function intentKey(parts: readonly string[]): string {
 }
 
 export const GUARD_PK_PREFIX = "IDEM#";
-const GUARD_SK = "IDEM";
+export const GUARD_SK = "IDEM";
 
 export function guardKey(key: string): { pk: string; sk: string } {
   return { pk: `${GUARD_PK_PREFIX}${key}`, sk: GUARD_SK };

@@ -1,3 +1,5 @@
+import { GUARD_SK } from "./intentKey";
+
 /**
  * The one definition of the AWS resources, read by both the SST app (infra/) and the
  * local stack (packages/local), so what runs locally is what deploys.
@@ -45,7 +47,7 @@ const announcer = {
    * the function — an INSERT (a new guard) or a MODIFY (a guard that replaced an expired one),
    * never a profile update or a REMOVE (the TTL sweeper).
    */
-  filterPattern: { eventName: ["INSERT", "MODIFY"], dynamodb: { Keys: { sk: { S: ["IDEM"] } } } },
+  filterPattern: { eventName: ["INSERT", "MODIFY"], dynamodb: { Keys: { sk: { S: [GUARD_SK] } } } },
   logRetention: "1 month",
 } as const;
 

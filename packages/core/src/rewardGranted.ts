@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { userIdSchema } from "./envelope";
-import { GUARD_PK_PREFIX } from "./intentKey";
+import { GUARD_PK_PREFIX, GUARD_SK } from "./intentKey";
 import { isRfc3339DateTime } from "./rfc3339";
 import { eventTypes } from "./rules";
 
@@ -51,7 +51,7 @@ export function grantId(intentKey: string, awardedAt: string): string {
 /** The guard an award wrote, as the table's stream shows it (unmarshalled). */
 export const guardImageSchema = z.object({
   pk: z.string().startsWith(GUARD_PK_PREFIX),
-  sk: z.literal("IDEM"),
+  sk: z.literal(GUARD_SK),
   userId: z.string().min(1),
   type: z.enum(eventTypes),
   amount: z.number().int().positive(),
