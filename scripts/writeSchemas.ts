@@ -3,13 +3,14 @@
  * with. tests/schemas.test.ts fails when the committed files drift from them.
  */
 import { writeFile } from "node:fs/promises";
-import { eventJsonSchema, eventTypes, rewardGrantedJsonSchema } from "@rewards/core";
+import { eventJsonSchema, eventTypes, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "@rewards/core";
 
 export const SCHEMA_FILES: Array<{ file: string; schema: () => Record<string, unknown> }> = [
   { file: "event.schema.json", schema: () => eventJsonSchema() },
   ...eventTypes.map((type) => ({ file: `${type}.schema.json`, schema: () => eventJsonSchema(type) })),
   // What the rewards bus publishes (not a reading event: producers never send it).
   { file: "reward.granted.schema.json", schema: rewardGrantedJsonSchema },
+  { file: "reward.revoked.schema.json", schema: rewardRevokedJsonSchema },
 ];
 
 export const schemaText = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;

@@ -1,4 +1,4 @@
-import { embeddedMetrics, invocationDeadline, type RewardGranted, remainingMsOf } from "@rewards/core";
+import { type Announcement, embeddedMetrics, invocationDeadline, remainingMsOf } from "@rewards/core";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { AnnouncerDeps } from "./announcerDeps";
 import { type Judged, judgeRecord } from "./judgeRecord";
@@ -24,7 +24,7 @@ export interface AnnounceResult {
   response: DynamoDBBatchResponse;
   counts: AnnounceCounts;
   /** What was published, in stream order. */
-  published: RewardGranted[];
+  published: Announcement[];
   failures: AnnounceFailure[];
   startedAt: number;
   durationMs: number;
@@ -65,7 +65,7 @@ export async function announce(
   );
 
   const counts: AnnounceCounts = { announced: 0, skipped: 0, failed: 0 };
-  const published: RewardGranted[] = [];
+  const published: Announcement[] = [];
   const failures: AnnounceFailure[] = [];
   const fail = (record: DynamoDBRecord, failure: Unpublished) => {
     counts.failed++;

@@ -1,30 +1,33 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import {
+  type Announcement,
   describeError,
   describeIssues,
   GUARD_PK_PREFIX,
   GUARD_SK,
   guardImageSchema,
-  type RewardGranted,
   rewardGranted,
+  rewardRevoked,
   toIssues,
 } from "@rewards/core";
 import type { DynamoDBRecord } from "aws-lambda";
 
 /**
- * What one stream record means to the announcer: an award to announce; nothing (a profile,
- * a REMOVE — a guard the TTL sweeper deleted); or a guard image it cannot read, which is
- * never skipped: it fails, is retried, and finally reaches the failure destination.
+ * What one stream record means to the announcer: an announcement (`reward.granted` for an award
+ * that paid XP, `reward.revoked` for a revocation); nothing (a profile, a day total, a REMOVE —
+ * a guard the TTL sweeper deleted —, an award the daily cap left at 0 XP); or a guard image it
+ * cannot read, which is never skipped: it fails, is retried, and finally reaches the failure
+ * destination.
  */
 export type Judged =
-  | { kind: "award"; record: DynamoDBRecord; grant: RewardGranted }
+  | { kind: "award"; record: DynamoDBRecord; grant: Announcement }
   | { kind: "skip"; record: DynamoDBRecord }
   | { kind: "unreadable"; record: DynamoDBRecord; reason: string };
 
 /**
- * A guard INSERT or MODIFY is an award: a new guard, or one that replaced an expired guard
- * (the only writes a guard ever gets are the award's conditional put). Pure.
+ * A guard INSERT or MODIFY is an award (a new guard, or one that replaced an expired guard),
+ * unless it carries `revokedAt`: the only other write a guard ever gets is its revocation. Pure.
  */
 export function judgeRecord(record: DynamoDBRecord): Judged {
   const { Keys: keys, NewImage: image } = record.dynamodb ?? {};
@@ -55,5 +58,17 @@ export function judgeRecord(record: DynamoDBRecord): Judged {
       reason: describeIssues(toIssues(parsed.error.issues)),
     };
   }
-  return { kind: "award", record, grant: rewardGranted(parsed.data) };
+  const guard = parsed.data;
+  if (guard.revokedAt !== undefined) {
+    if (guard.revokedReason === undefined)
+      return { kind: "unreadable", record, reason: "revokedReason: a revoked guard must say why" };
+    return {
+      kind: "award",
+      record,
+      grant: rewardRevoked({ ...guard, revokedAt: guard.revokedAt, revokedReason: guard.revokedReason }),
+    };
+  }
+  // Capped to 0 XP: the intent is spent, nothing was paid, so there is nothing to announce.
+  if (guard.amount === 0) return { kind: "skip", record };
+  return { kind: "award", record, grant: rewardGranted(guard) };
 }

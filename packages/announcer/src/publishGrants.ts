@@ -4,11 +4,11 @@ import {
   type PutEventsRequestEntry,
 } from "@aws-sdk/client-eventbridge";
 import {
+  type Announcement,
   classifyError,
   type Deadline,
   describeError,
   type RetryPolicy,
-  type RewardGranted,
   resources,
   retryRemainder,
   signalFor,
@@ -37,12 +37,12 @@ interface Pending {
   bytes: number;
 }
 
-/** The bus entry of a grant: source `rewards`, detail-type `reward.granted`, time = awardedAt, detail = the CloudEvent. */
-export function busEntry(grant: RewardGranted, busName: string): PutEventsRequestEntry {
+/** The bus entry of an announcement: source `rewards`, detail-type its type (`reward.granted`, `reward.revoked`), time its time (awardedAt, revokedAt), detail the CloudEvent. */
+export function busEntry(grant: Announcement, busName: string): PutEventsRequestEntry {
   return {
     EventBusName: busName,
     Source: resources.bus.source,
-    DetailType: resources.bus.detailType,
+    DetailType: grant.type,
     Time: new Date(grant.time),
     Detail: JSON.stringify(grant),
   };
@@ -79,7 +79,7 @@ function chunks(pending: readonly Pending[]): Pending[][] {
  */
 export async function publishGrants(
   deps: PublishDeps,
-  grants: ReadonlyArray<{ key: string; grant: RewardGranted }>,
+  grants: ReadonlyArray<{ key: string; grant: Announcement }>,
   deadline: Deadline,
 ): Promise<Map<string, Unpublished>> {
   const failed = new Map<string, Unpublished>();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { envelopeSchema } from "./envelope";
-import { rewardGrantedSchema } from "./rewardGranted";
+import { rewardGrantedSchema, rewardRevokedSchema } from "./rewardGranted";
 import { type EventType, eventTypes, rules } from "./rules";
 
 /** The whole event of one type, as zod: the envelope with that type's `data`. */
@@ -56,4 +56,9 @@ export function eventJsonSchema(type?: EventType): Record<string, unknown> {
 /** The JSON Schema of `reward.granted`, the event the announcer publishes for every award. */
 export function rewardGrantedJsonSchema(): Record<string, unknown> {
   return toJson(rewardGrantedSchema);
+}
+
+/** The JSON Schema of `reward.revoked`, the event the announcer publishes for every revocation. */
+export function rewardRevokedJsonSchema(): Record<string, unknown> {
+  return toJson(rewardRevokedSchema);
 }

@@ -24,7 +24,12 @@ export {
 export { createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
 export { type Envelope, userIdSchema } from "./envelope";
-export { eventJsonSchema, eventSchemaFor, rewardGrantedJsonSchema } from "./eventJsonSchema";
+export {
+  eventJsonSchema,
+  eventSchemaFor,
+  rewardGrantedJsonSchema,
+  rewardRevokedJsonSchema,
+} from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export {
   type EventTime,
@@ -57,12 +62,17 @@ export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export {
+  type Announcement,
   type GuardImage,
   grantId,
   guardImageSchema,
   type RewardGranted,
+  type RewardRevoked,
+  revokeId,
   rewardGranted,
   rewardGrantedSchema,
+  rewardRevoked,
+  rewardRevokedSchema,
 } from "./rewardGranted";
 export { epochMsOfRfc3339, RFC3339_PATTERN } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";

@@ -84,11 +84,11 @@ export const resources = {
   redrive: { maxReceiveCount: 5 },
   worker,
   announcer,
-  /** Where `reward.granted` goes. Local name; SST derives its own per stage. */
+  /** Where `reward.granted` and `reward.revoked` go. Local name; SST derives its own per stage. */
   bus: {
     name: "rewards-bus",
     source: "rewards",
-    detailType: "reward.granted",
+    detailTypes: ["reward.granted", "reward.revoked"],
   },
   /** The announcer's on-failure destination: batches given up, by their place in the stream. */
   announcerFailureQueue: {

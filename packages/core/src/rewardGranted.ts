@@ -7,32 +7,44 @@ import { eventTypes } from "./rules";
 
 const rfc3339 = z.string().refine(isRfc3339DateTime, "must be an RFC 3339 date-time");
 
+/** The fields every announcement of an award carries (docs/events.md, `reward.granted`). */
+const awardFields = {
+  userId: userIdSchema,
+  eventType: z.enum(eventTypes).describe("the reading event that was paid"),
+  intentKey: z.string().min(1).describe("what the award is for (see Duplicates are safe: the intent key)"),
+  eventId: z.string().min(1).describe("the paid emission's CloudEvents id"),
+  awardedAt: rfc3339,
+};
+
+const envelopeFields = {
+  specversion: z.literal("1.0"),
+  source: z.literal("/rewards"),
+  subject: userIdSchema.describe("the user paid"),
+  datacontenttype: z.literal("application/json"),
+};
+
 /**
- * `reward.granted` (docs/events.md): one CloudEvent per award, published to the rewards
- * EventBridge bus by the announcer from the guard the award wrote.
+ * `reward.granted` (docs/events.md): one CloudEvent per award that paid XP, published to the
+ * rewards EventBridge bus by the announcer from the guard the award wrote.
  */
 export const rewardGrantedSchema = z
   .object({
-    specversion: z.literal("1.0"),
+    ...envelopeFields,
     id: z
       .string()
       .regex(/^grant-[A-Za-z0-9_-]{43}$/)
       .describe("the award's id: every copy of one award has it"),
-    source: z.literal("/rewards"),
     type: z.literal("reward.granted"),
     time: rfc3339.describe("when the award was committed (its awardedAt)"),
-    subject: userIdSchema.describe("the user paid"),
-    datacontenttype: z.literal("application/json"),
     data: z.object({
-      userId: userIdSchema,
-      eventType: z.enum(eventTypes).describe("the reading event that was paid"),
-      xp: z.number().int().positive(),
-      intentKey: z
-        .string()
-        .min(1)
-        .describe("what the award is for (see Duplicates are safe: the intent key)"),
-      eventId: z.string().min(1).describe("the paid emission's CloudEvents id"),
-      awardedAt: rfc3339,
+      ...awardFields,
+      xp: z.number().int().positive().describe("the XP paid"),
+      requestedXp: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe("present only when the daily cap cut the award: the XP its rule asked for"),
     }),
   })
   .meta({
@@ -43,9 +55,50 @@ export const rewardGrantedSchema = z
 
 export type RewardGranted = z.infer<typeof rewardGrantedSchema>;
 
+/**
+ * `reward.revoked` (docs/events.md): an operator took an award back. Its `data` is the award's
+ * (as its `reward.granted` said it) plus when and why it was revoked.
+ */
+export const rewardRevokedSchema = z
+  .object({
+    ...envelopeFields,
+    id: z
+      .string()
+      .regex(/^revoke-[A-Za-z0-9_-]{43}$/)
+      .describe("the revocation's id: every copy of one revocation has it"),
+    type: z.literal("reward.revoked"),
+    time: rfc3339.describe("when the award was revoked (its revokedAt)"),
+    data: z.object({
+      ...awardFields,
+      xp: z.number().int().nonnegative().describe("the XP the award had paid, now taken back"),
+      requestedXp: z.number().int().positive().optional(),
+      revokedAt: rfc3339,
+      reason: z.string().min(1).describe("the operator's reason"),
+    }),
+  })
+  .meta({
+    title: "reward.revoked",
+    description:
+      "An award taken back, announced once per revocation at least once: undo what the reward.granted of the same intentKey and awardedAt showed; deduplicate on id.",
+  });
+
+export type RewardRevoked = z.infer<typeof rewardRevokedSchema>;
+
+/** Either announcement. */
+export type Announcement = RewardGranted | RewardRevoked;
+
+function idOf(prefix: string, text: string): string {
+  return `${prefix}${createHash("sha256").update(text).digest("base64url")}`;
+}
+
 /** An award's id, from what makes it that award: its intent and the instant it was committed. */
 export function grantId(intentKey: string, awardedAt: string): string {
-  return `grant-${createHash("sha256").update(`${intentKey}\n${awardedAt}`).digest("base64url")}`;
+  return idOf("grant-", `${intentKey}\n${awardedAt}`);
+}
+
+/** A revocation's id: the award's (intent, awardedAt) and the word `revoked` (an award is revoked at most once). */
+export function revokeId(intentKey: string, awardedAt: string): string {
+  return idOf("revoke-", `${intentKey}\n${awardedAt}\nrevoked`);
 }
 
 /** The guard an award wrote, as the table's stream shows it (unmarshalled). */
@@ -54,31 +107,57 @@ export const guardImageSchema = z.object({
   sk: z.literal(GUARD_SK),
   userId: z.string().min(1),
   type: z.enum(eventTypes),
-  amount: z.number().int().positive(),
+  /** 0 when the daily cap left nothing to pay. */
+  amount: z.number().int().nonnegative(),
+  requested: z.number().int().positive().optional(),
   eventId: z.string().min(1),
   awardedAt: rfc3339,
+  revokedAt: rfc3339.optional(),
+  revokedReason: z.string().min(1).optional(),
 });
 
 export type GuardImage = z.infer<typeof guardImageSchema>;
 
+function awardData(guard: GuardImage) {
+  return {
+    userId: guard.userId,
+    eventType: guard.type,
+    xp: guard.amount,
+    intentKey: guard.pk.slice(GUARD_PK_PREFIX.length),
+    eventId: guard.eventId,
+    awardedAt: guard.awardedAt,
+    ...(guard.requested === undefined ? {} : { requestedXp: guard.requested }),
+  };
+}
+
 /** The `reward.granted` event of the award that wrote `guard`. Pure: the same guard, the same event. */
 export function rewardGranted(guard: GuardImage): RewardGranted {
-  const intentKey = guard.pk.slice(GUARD_PK_PREFIX.length);
+  const data = awardData(guard);
   return {
     specversion: "1.0",
-    id: grantId(intentKey, guard.awardedAt),
+    id: grantId(data.intentKey, guard.awardedAt),
     source: "/rewards",
     type: "reward.granted",
     time: guard.awardedAt,
     subject: guard.userId,
     datacontenttype: "application/json",
-    data: {
-      userId: guard.userId,
-      eventType: guard.type,
-      xp: guard.amount,
-      intentKey,
-      eventId: guard.eventId,
-      awardedAt: guard.awardedAt,
-    },
+    data,
+  };
+}
+
+/** The `reward.revoked` event of a revoked guard (`revokedAt` and `revokedReason` set). */
+export function rewardRevoked(
+  guard: GuardImage & { revokedAt: string; revokedReason: string },
+): RewardRevoked {
+  const data = awardData(guard);
+  return {
+    specversion: "1.0",
+    id: revokeId(data.intentKey, guard.awardedAt),
+    source: "/rewards",
+    type: "reward.revoked",
+    time: guard.revokedAt,
+    subject: guard.userId,
+    datacontenttype: "application/json",
+    data: { ...data, revokedAt: guard.revokedAt, reason: guard.revokedReason },
   };
 }

@@ -111,7 +111,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     rules: [
       {
         name: "grants-to-queue",
-        pattern: { source: [resources.bus.source], "detail-type": [resources.bus.detailType] },
+        pattern: { source: [resources.bus.source], "detail-type": [...resources.bus.detailTypes] },
         queueUrl: provisioned.grantsQueueUrl,
       },
     ],
