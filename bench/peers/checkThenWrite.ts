@@ -30,7 +30,7 @@ export const checkThenWrite: Peer = {
                 TableName: setup.tableName,
                 Key: profileKey(award.userId),
                 UpdateExpression: PROFILE_UPDATE,
-                ExpressionAttributeValues: { ":amount": award.amount, ":one": 1, ":now": now.toISOString() },
+                ExpressionAttributeValues: { ":xp": award.amount, ":awards": 1, ":now": now.toISOString() },
               }),
             );
             await doc.send(

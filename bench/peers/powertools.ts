@@ -32,7 +32,7 @@ export const powertools: Peer = {
           TableName: setup.tableName,
           Key: profileKey(input.userId),
           UpdateExpression: PROFILE_UPDATE,
-          ExpressionAttributeValues: { ":amount": input.amount, ":one": 1, ":now": new Date().toISOString() },
+          ExpressionAttributeValues: { ":xp": input.amount, ":awards": 1, ":now": new Date().toISOString() },
         }),
       );
       return { awarded: input.intentKey };

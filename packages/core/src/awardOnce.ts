@@ -1,35 +1,12 @@
-import { randomUUID } from "node:crypto";
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import type { Award } from "./award";
-import {
-  cancellationReasons,
-  classifyError,
-  describeError,
-  type ErrorClass,
-  isUnknownOutcome,
-} from "./classifyError";
-import { type Deadline, NO_DEADLINE, signalFor } from "./deadline";
-import { planGuardTransaction } from "./guardTransaction";
-import { RetriesExhaustedError, type RetryOptions, retry } from "./retry";
+import type { AwardRequest } from "./awardPlan";
+import { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
+import { describeError, type ErrorClass } from "./classifyError";
+import { type Deadline, NO_DEADLINE } from "./deadline";
 
-export interface AwardDeps {
-  client: DynamoDBDocumentClient;
-  tableName: string;
-  /** Epoch ms: the guard's `:now`, the retries' timing and the deadline's signal all read it. */
-  clock: () => number;
-  /** The in-process retry policy and, for tests, its sleep and randomness. */
-  retry?: Omit<RetryOptions, "shouldRetry" | "deadline" | "clock"> | undefined;
-}
-
-export interface AwardRequest extends Award {
-  /** The SQS message id, stored on the guard. */
-  messageId?: string | undefined;
-}
+export type { AwardDeps } from "./awardTogether";
 
 export interface AwardResult {
-  outcome: "awarded" | "duplicate";
+  outcome: "awarded" | "duplicate" | "capped";
   /** Transactions sent (our attempts; the SDK's own resends are below this count). */
   attempts: number;
   /** Why the outcome is not the plain one, e.g. an earlier attempt committed but its answer was lost. */
@@ -51,92 +28,21 @@ export class AwardError extends Error {
 }
 
 /**
- * The existing guard that made item 0 fail (returned because the put asks for ALL_OLD);
- * undefined where an endpoint does not return it. Called for duplicates only, whose
- * reasons always hold item 0.
- */
-function existingGuard(error: unknown): { messageId?: unknown; awardedAt?: unknown } | undefined {
-  // Stryker disable next-line OptionalChaining: only a duplicate gets here, and a duplicate's reasons hold item 0
-  const item = cancellationReasons(error)?.[0]?.Item;
-  if (!item) return undefined;
-  // lib-dynamodb does not unmarshall cancellation reasons: values arrive as { S: "…" }.
-  return unmarshall(item as Record<string, AttributeValue>);
-}
-
-/**
- * Pays `award` at most once: the guard put and the profile update in one transaction.
- *
- * One random ClientRequestToken and one `now` serve every in-process retry, so a retry is
- * byte-identical: if an earlier attempt committed but its answer was lost, AWS answers the
- * retry with success (awarded), not the guard's ConditionalCheckFailed. Where an endpoint
- * does not honour the token, the guard the put finds (ALL_OLD) tells the same story: this
- * message's id and this attempt's `awardedAt` mean the award is ours.
- *
- * `deadline` bounds every attempt in flight, so a black-holed endpoint cannot hold the
- * batch past it (the SDK's own timeouts alone could, its retries included).
+ * Pays `award` at most once: the guard put and the profile update in one transaction — the
+ * one-award case of `awardTogether`, for callers with a single award. A failure is thrown as
+ * an AwardError (`permanent` for a refused item).
  */
 export async function awardOnce(
   deps: AwardDeps,
   award: AwardRequest,
   deadline: Deadline = NO_DEADLINE,
 ): Promise<AwardResult> {
-  const now = new Date(deps.clock());
-  const input = {
-    ...planGuardTransaction(award, { tableName: deps.tableName, now, messageId: award.messageId }),
-    ClientRequestToken: randomUUID(),
-  };
-  let attempts = 0;
-  let unknownFate = false;
-  try {
-    await retry(
-      async (attempt) => {
-        attempts = attempt;
-        try {
-          await deps.client.send(new TransactWriteCommand(input), {
-            abortSignal: signalFor(deadline, deps.clock()),
-          });
-        } catch (error) {
-          if (isUnknownOutcome(error)) unknownFate = true;
-          throw error;
-        }
-      },
-      {
-        ...deps.retry,
-        shouldRetry: (error) => classifyError(error) === "transient",
-        deadline,
-        clock: deps.clock,
-      },
-    );
-    return unknownFate
-      ? {
-          outcome: "awarded",
-          attempts,
-          note: "an earlier attempt's answer was lost; its token made the retry safe",
-        }
-      : { outcome: "awarded", attempts };
-  } catch (error) {
-    const cause = error instanceof RetriesExhaustedError ? error.cause : error;
-    const kind = classifyError(cause);
-    if (kind === "duplicate") return duplicateResult(cause, award, now, attempts);
-    throw new AwardError(kind, attempts, cause, unknownFate);
-  }
-}
-
-function duplicateResult(error: unknown, award: AwardRequest, now: Date, attempts: number): AwardResult {
-  const guard = existingGuard(error);
-  if (award.messageId === undefined || guard?.messageId !== award.messageId) {
-    return { outcome: "duplicate", attempts };
-  }
-  if (guard.awardedAt === now.toISOString()) {
-    return {
-      outcome: "awarded",
-      attempts,
-      note: "an earlier attempt committed but its answer was lost; the guard it wrote is this attempt's",
-    };
-  }
-  return {
-    outcome: "duplicate",
-    attempts,
-    note: `already paid by an earlier delivery of this same message (at ${String(guard.awardedAt)}) whose result was lost`,
-  };
+  const [result] = (await awardTogether(deps, [award], deadline)) as [AwardOutcome];
+  if (result.outcome === "rejected") throw new AwardError("permanent", result.attempts, result.cause, false);
+  if (result.outcome === "failed")
+    throw new AwardError(result.kind, result.attempts, result.cause, result.mayHaveCommitted);
+  const { outcome, attempts } = result;
+  return "note" in result && result.note !== undefined
+    ? { outcome, attempts, note: result.note }
+    : { outcome, attempts };
 }

@@ -71,6 +71,20 @@ function classifyCancellation(reasons: CancellationReason[]): ErrorClass {
 }
 
 /**
+ * A cancellation that is an answer about particular items — a failed condition (a guard
+ * already there, a day's total at the cap) or an item refused for good — with nothing in it
+ * that another try could change: the award path reads it item by item instead of retrying
+ * it whole (docs/design.md, "One transaction per user").
+ */
+export function isItemLevelCancellation(error: unknown): boolean {
+  const reasons = cancellationReasons(error);
+  if (!reasons) return false;
+  const codes = reasons.map((reason) => String(reason.Code));
+  if (codes.some((code) => code === "TransactionConflict" || THROTTLING.has(code))) return false;
+  return codes.some((code) => code === "ConditionalCheckFailed" || PERMANENT_REASONS.has(code));
+}
+
+/**
  * Throttling, conflicts, 5xx, network errors (resets, refusals, DNS), timeouts and aborts
  * are all `transient`, and so is every error never seen before: it is retried and
  * eventually redriven, never dropped because we do not understand it. Only a cancellation's
@@ -109,25 +123,47 @@ export function describeError(error: unknown): string {
   return name === "Error" ? message : `${name}: ${message}`;
 }
 
+/** An item of an award's transaction that DynamoDB can refuse. */
+export type RefusedItem = { kind: "guard" } | { kind: "profile" } | { kind: "day"; day: string };
+
+/** Item 0 is the guard, item 1 the profile: the transaction of one award without a cap. */
+const ONE_AWARD = (index: number): RefusedItem => (index === 0 ? { kind: "guard" } : { kind: "profile" });
+
+/** One refused item in words a person can act on, with DynamoDB's own. */
+export function refusedItemReason(item: RefusedItem, said: string, userId: string): string {
+  if (item.kind === "guard") return `the award's guard item was refused: ${said}`;
+  if (item.kind === "day")
+    return `the day total of user ${JSON.stringify(userId)} for ${item.day} (USER#${userId}, DAY#${item.day}) was refused: ${said}`;
+  return (
+    `the profile of user ${JSON.stringify(userId)} (USER#${userId}) was refused: ${said} — ` +
+    `the award adds to its xp and awards, which must both be numbers; repair it with ` +
+    `\`rewards user ${shellWord(userId)} --set-xp <n> --yes\`, then replay`
+  );
+}
+
+/** The reason of a rejected award: each item refused, then the error itself for reference. */
+export function refusalReason(
+  refused: ReadonlyArray<{ item: RefusedItem; said: string }>,
+  error: unknown,
+  userId: string,
+): string {
+  const items = refused.map(({ item, said }) => refusedItemReason(item, said, userId));
+  return `${items.join("; ")} (${describeError(error)})`;
+}
+
 /**
- * Why a transaction was rejected for good, naming the item (the guard, or the user's profile)
- * and DynamoDB's own words for each item it refused, then the error itself for reference.
+ * Why the transaction of one award was rejected for good, naming the item (the guard, or the
+ * user's profile) and DynamoDB's own words for each item it refused.
  */
 export function rejectionReason(error: unknown, userId: string): string {
   // Stryker disable next-line ArrayDeclaration: an absent list and a list of anything but reasons name no item alike
   const reasons = cancellationReasons(error) ?? [];
-  const items = reasons.flatMap((reason, index) => {
-    if (!PERMANENT_REASONS.has(String(reason.Code))) return [];
-    const said = reason.Message ?? reason.Code;
-    return index === 0
-      ? [`the award's guard item was refused: ${said}`]
-      : [
-          `the profile of user ${JSON.stringify(userId)} (USER#${userId}) was refused: ${said} — ` +
-            `the award adds to its xp and awards, which must both be numbers; repair it with ` +
-            `\`rewards user ${shellWord(userId)} --set-xp <n> --yes\`, then replay`,
-        ];
-  });
-  return `${items.join("; ")} (${describeError(error)})`;
+  const refused = reasons.flatMap((reason, index) =>
+    PERMANENT_REASONS.has(String(reason.Code))
+      ? [{ item: ONE_AWARD(index), said: reason.Message ?? String(reason.Code) }]
+      : [],
+  );
+  return refusalReason(refused, error, userId);
 }
 
 /** `userId` as one shell word: bare when it is plainly safe, else single-quoted. */

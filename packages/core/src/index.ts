@@ -1,6 +1,23 @@
 export type { Award } from "./award";
-export { AwardError, awardOnce } from "./awardOnce";
-export { classifyError, describeError, type ErrorClass, rejectionReason } from "./classifyError";
+export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
+export {
+  type AwardRequest,
+  cappedDay,
+  dayTotalExpiresAt,
+  MAX_TRANSACTION_ITEMS,
+  PROFILE_UPDATE,
+  payable,
+  planAwardTransaction,
+} from "./awardPlan";
+export { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
+export {
+  classifyError,
+  describeError,
+  type ErrorClass,
+  type RefusedItem,
+  refusalReason,
+  rejectionReason,
+} from "./classifyError";
 export {
   ConfigError,
   type ConfigWith,
@@ -40,8 +57,8 @@ export {
   type QueueTimes,
 } from "./eventTime";
 export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
-export { PROFILE_UPDATE, planGuardTransaction } from "./guardTransaction";
 export {
+  dayTotalKey,
   GUARD_PK_PREFIX,
   GUARD_SK,
   guardKey,
@@ -75,7 +92,15 @@ export {
   rewardRevokedSchema,
 } from "./rewardGranted";
 export { epochMsOfRfc3339, RFC3339_PATTERN } from "./rfc3339";
-export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
+export {
+  type EventType,
+  eventTypes,
+  isEventType,
+  keyPartsOf,
+  LONGEST_CAPPED_MEMORY_SECONDS,
+  type RuleData,
+  rules,
+} from "./rules";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";

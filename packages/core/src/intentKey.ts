@@ -31,3 +31,10 @@ const PROFILE_SK = "PROFILE";
 export function profileKey(userId: string): { pk: string; sk: string } {
   return { pk: `USER#${userId}`, sk: PROFILE_SK };
 }
+
+const DAY_SK_PREFIX = "DAY#";
+
+/** A user's running XP total of one UTC day (`YYYY-MM-DD`), kept only with a daily cap. */
+export function dayTotalKey(userId: string, day: string): { pk: string; sk: string } {
+  return { pk: `USER#${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
+}

@@ -23,6 +23,7 @@ export const rules = {
       "article.completed",
     ],
     guardTtlSeconds: 90 * DAY_SECONDS,
+    dailyCapped: true,
   },
   "article.shared": {
     schema: z.object({
@@ -38,6 +39,7 @@ export const rules = {
       "article.shared",
     ],
     guardTtlSeconds: 90 * DAY_SECONDS,
+    dailyCapped: true,
   },
   "streak.day": {
     schema: z.object({ userId: userIdSchema, day: calendarDay }),
@@ -46,6 +48,7 @@ export const rules = {
     /** The intent is one calendar day, which ages like the event's time (docs/events.md, "Event time"). */
     day: (data: { day: string }) => data.day,
     guardTtlSeconds: 90 * DAY_SECONDS,
+    dailyCapped: true,
   },
   "signup.completed": {
     schema: z.object({ userId: userIdSchema }),
@@ -53,10 +56,19 @@ export const rules = {
     keyParts: (data: { userId: string }) => [data.userId, "signup.completed"],
     /** Kept forever: a signup is paid once per user, ever. */
     guardTtlSeconds: undefined,
+    /** A welcome, not earning: the daily cap (docs/events.md, "The daily cap") never cuts it. */
+    dailyCapped: false,
   },
 } as const;
 
 export type EventType = keyof typeof rules;
+
+/** The longest memory of any rule that counts toward the daily cap: how long a day's total must outlive its day. */
+export const LONGEST_CAPPED_MEMORY_SECONDS = Math.max(
+  ...Object.values(rules).flatMap((rule) =>
+    rule.dailyCapped && rule.guardTtlSeconds ? [rule.guardTtlSeconds] : [],
+  ),
+);
 export type RuleData<T extends EventType> = z.infer<(typeof rules)[T]["schema"]>;
 
 export const eventTypes = Object.keys(rules) as EventType[];

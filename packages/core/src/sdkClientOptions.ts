@@ -6,6 +6,8 @@ export interface ClientOptions {
   connectionTimeoutMs?: number;
   /** The SDK's own attempts per call; ours sit on top, so keep this small. */
   maxAttempts?: number;
+  /** Sockets per host at once (the SDK's default is 50; more calls than that wait in a queue). */
+  maxSockets?: number;
 }
 
 /**
@@ -66,9 +68,11 @@ export function clientDefaults(options: ClientOptions, defaultMaxAttempts: numbe
  * keeps waiting; with it, a silent socket fails the attempt (a TimeoutError, transient).
  */
 function requestHandler(options: ClientOptions): NodeHttpHandler {
+  const agent = options.maxSockets === undefined ? {} : { maxSockets: options.maxSockets, keepAlive: true };
   return new NodeHttpHandler({
     connectionTimeout: options.connectionTimeoutMs ?? 2000,
     requestTimeout: options.requestTimeoutMs ?? 5000,
     throwOnRequestTimeout: true,
+    ...(options.maxSockets === undefined ? {} : { httpAgent: agent, httpsAgent: agent }),
   });
 }

@@ -3,7 +3,7 @@ import { type Outcome, processBatch, type WorkerDeps } from "@rewards/worker";
 
 /** Outcomes and deliveries over a poller's batches. */
 export class PollerCounts extends DeliveryCounts {
-  readonly outcomes: Record<Outcome, number> = { awarded: 0, duplicate: 0, parked: 0, failed: 0 };
+  readonly outcomes: Record<Outcome, number> = { awarded: 0, duplicate: 0, parked: 0, failed: 0, capped: 0 };
 }
 
 /**
@@ -20,7 +20,7 @@ export async function startCountingPoller(
     handler: async (event, context) => {
       const result = await processBatch(deps, event, context);
       for (const outcome of Object.keys(stats.outcomes) as Outcome[]) {
-        stats.outcomes[outcome] += result.counts[outcome];
+        stats.outcomes[outcome] += result.counts[outcome] ?? 0;
       }
       return result.response;
     },

@@ -9,7 +9,9 @@ export function createWorkerDeps(env: Environment = process.env): WorkerDeps {
     tableName: config.TABLE_NAME,
     dlqUrl: config.DLQ_URL,
     concurrency: config.REWARDS_CONCURRENCY,
-    dynamo: createDynamoClient(config),
+    dailyCap: config.REWARDS_DAILY_XP_CAP,
+    // A socket per group at once: fewer would queue transactions behind each other (one wave too many).
+    dynamo: createDynamoClient(config, { maxSockets: config.REWARDS_CONCURRENCY }),
     sqs: createSqsClient(config),
     logger: createLogger({ level: config.logLevel, name: "rewards-worker" }),
   };

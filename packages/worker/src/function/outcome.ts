@@ -1,9 +1,9 @@
 import type { ParkCode } from "@rewards/core";
 
-/** The four ends of a message. Only `failed` is reported back to SQS. */
-export type Outcome = "awarded" | "duplicate" | "parked" | "failed";
+/** The ends of a message (`capped` only under a daily cap). Only `failed` is reported back to SQS. */
+export const OUTCOMES = ["awarded", "duplicate", "parked", "failed", "capped"] as const;
 
-export const OUTCOMES: readonly Outcome[] = ["awarded", "duplicate", "parked", "failed"];
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** Why a message is `failed`: each is a different thing to look at in the logs. */
 export type FailureCause =
@@ -18,8 +18,10 @@ export interface MessageResult {
   messageId: string;
   outcome: Outcome;
   intentKey?: string;
-  /** DynamoDB transactions sent for this message (0 when none was needed). */
+  /** DynamoDB transactions sent that held this message's award (0 when none was needed). */
   attempts: number;
+  /** XP paid (awarded only): less than the rule's when the daily cap cut it. */
+  xp?: number;
   parkCode?: ParkCode;
   cause?: FailureCause;
   detail?: string;

@@ -1,20 +1,28 @@
 import {
-  AwardError,
-  awardOnce,
+  type AwardOutcome,
+  awardTogether,
   type Deadline,
   describeError,
+  eventTimeOf,
   judgeEventTime,
   type ParkReason,
   parkReason,
-  rejectionReason,
 } from "@rewards/core";
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
 import type { WorkItem } from "./planGroups";
+import type { Judged } from "./planSegments";
 import { queueTimesOf } from "./queueTimes";
 import { clockOf, type WorkerDeps } from "./workerDeps";
 
-async function park(
+const baseOf = (item: WorkItem): MessageResult => ({
+  messageId: item.record.messageId,
+  outcome: "failed",
+  attempts: 0,
+});
+
+/** Copies the record to the DLQ; `failed` (redelivered, then redriven) when that is not possible. */
+export async function park(
   deps: WorkerDeps,
   item: WorkItem,
   reason: ParkReason,
@@ -35,48 +43,95 @@ async function park(
   }
 }
 
-/** One message to one outcome. Never throws: every error becomes a result. */
-export async function processMessage(
+/**
+ * What a record can be before any write: unreadable or untimely (parked), or an award with
+ * the UTC day its event counts toward under a daily cap. Pure given `now`.
+ */
+export function judge(item: WorkItem, now: number): Judged {
+  const { record, decoded } = item;
+  if (!decoded.ok) return { kind: "park", item, reason: decoded.park };
+  const times = queueTimesOf(record);
+  // An event older than its rule's memory could meet no guard: it is never paid.
+  const untimely = judgeEventTime(decoded.award, times, now);
+  if (untimely) return { kind: "park", item, reason: untimely, intentKey: decoded.award.intentKey };
+  const earnedOn = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString().slice(0, 10);
+  return { kind: "award", item, award: { ...decoded.award, messageId: record.messageId, earnedOn } };
+}
+
+/** Parks a record judged unfit. Never throws. */
+export function parkJudged(
   deps: WorkerDeps,
-  item: WorkItem,
+  judged: Extract<Judged, { kind: "park" }>,
   deadline: Deadline,
 ): Promise<MessageResult> {
-  const { record, decoded } = item;
-  const base: MessageResult = { messageId: record.messageId, outcome: "failed", attempts: 0 };
-  if (!decoded.ok) return park(deps, item, decoded.park, base, deadline);
+  const base = baseOf(judged.item);
+  const withKey = judged.intentKey === undefined ? base : { ...base, intentKey: judged.intentKey };
+  return park(deps, judged.item, judged.reason, withKey, deadline);
+}
 
-  const withKey = { ...base, intentKey: decoded.award.intentKey };
-  // An event older than its rule's memory could meet no guard: it is never paid.
-  const untimely = judgeEventTime(decoded.award, queueTimesOf(record), clockOf(deps)());
-  if (untimely) return park(deps, item, untimely, withKey, deadline);
+/**
+ * One user's awards, written together (docs/design.md, "One transaction per user"), to one
+ * result each in the order given. Never throws: every error becomes a result.
+ */
+export async function awardJudged(
+  deps: WorkerDeps,
+  judged: ReadonlyArray<Extract<Judged, { kind: "award" }>>,
+  deadline: Deadline,
+): Promise<MessageResult[]> {
+  let outcomes: AwardOutcome[];
   try {
-    const { outcome, attempts, note } = await awardOnce(
+    outcomes = await awardTogether(
       {
         client: deps.dynamo,
         tableName: deps.tableName,
         clock: clockOf(deps),
         retry: { policy: deps.retryPolicy },
+        dailyCap: deps.dailyCap,
       },
-      { ...decoded.award, messageId: record.messageId },
+      judged.map((each) => each.award),
       deadline,
     );
-    return { ...withKey, outcome, attempts, ...(note ? { detail: note } : {}) };
   } catch (error) {
-    if (!(error instanceof AwardError)) {
-      return { ...withKey, cause: "unexpected", detail: describeError(error) };
+    return judged.map((each) => ({
+      ...baseOf(each.item),
+      intentKey: each.award.intentKey,
+      cause: "unexpected",
+      detail: describeError(error),
+    }));
+  }
+  const results: MessageResult[] = [];
+  // In order: parking a rejected award is one DLQ send each, and FIFO's order holds.
+  for (const [index, each] of judged.entries()) {
+    results.push(await resultOf(deps, each, outcomes[index] as AwardOutcome, deadline));
+  }
+  return results;
+}
+
+async function resultOf(
+  deps: WorkerDeps,
+  judged: Extract<Judged, { kind: "award" }>,
+  outcome: AwardOutcome,
+  deadline: Deadline,
+): Promise<MessageResult> {
+  const base = { ...baseOf(judged.item), intentKey: judged.award.intentKey, attempts: outcome.attempts };
+  const note = "note" in outcome && outcome.note !== undefined ? { detail: outcome.note } : {};
+  switch (outcome.outcome) {
+    case "awarded":
+      return { ...base, outcome: "awarded", xp: outcome.xp, ...note };
+    case "capped":
+    case "duplicate":
+      return { ...base, outcome: outcome.outcome, ...note };
+    case "rejected":
+      return park(deps, judged.item, parkReason("rejected", outcome.reason), base, deadline);
+    case "failed": {
+      const unknown = outcome.mayHaveCommitted
+        ? "; an attempt's fate is unknown: if it committed, the redelivery is this message's own duplicate"
+        : "";
+      return {
+        ...base,
+        cause: outcome.kind,
+        detail: `${describeError(outcome.cause)}${unknown}`,
+      };
     }
-    const withAttempts = { ...withKey, attempts: error.attempts };
-    if (error.kind === "permanent") {
-      const reason = rejectionReason(error.cause, decoded.award.userId);
-      return park(deps, item, parkReason("rejected", reason), withAttempts, deadline);
-    }
-    const unknown = error.mayHaveCommitted
-      ? "; an attempt's fate is unknown: if it committed, the redelivery is this message's own duplicate"
-      : "";
-    return {
-      ...withAttempts,
-      cause: error.kind === "configuration" ? "configuration" : "transient",
-      detail: `${describeError(error.cause)}${unknown}`,
-    };
   }
 }

@@ -3,34 +3,48 @@ import type { Context, SQSEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
 import { type Group, planGroups } from "./planGroups";
-import { processMessage } from "./processMessage";
+import { planSegments } from "./planSegments";
+import { awardJudged, judge, parkJudged } from "./processMessage";
 import { clockOf, type WorkerDeps } from "./workerDeps";
 
 export interface BatchResult {
   /** One per record, in input order. */
   results: MessageResult[];
-  counts: Record<Outcome, number>;
+  /** Per outcome; `capped` only under a daily cap (without one it cannot happen). */
+  counts: OutcomeCounts;
   /** The clock's reading when the batch started, and how long it ran. */
   startedAt: number;
   durationMs: number;
 }
 
+/**
+ * A group's records: judged, then parked one by one or awarded together (one transaction per
+ * user, planSegments). FIFO: after a failure the rest of the group is `failed` too, in order.
+ */
 async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promise<MessageResult[]> {
   const clock = clockOf(deps);
+  const now = clock();
+  const segments = planSegments(
+    group.items.map((item) => judge(item, now)),
+    group.stopOnFailure,
+  );
   // Stryker disable next-line ArrayDeclaration: results are looked up by message id (inInputOrder), so a stray entry is never read
   const results: MessageResult[] = [];
   let blocked = false;
-  for (const item of group.items) {
-    const base = { messageId: item.record.messageId, outcome: "failed" as const, attempts: 0 };
-    if (blocked) {
-      results.push({ ...base, cause: "fifo_blocked" });
-    } else if (clock() >= deadline) {
-      results.push({ ...base, cause: "deadline" });
-    } else {
-      const result = await processMessage(deps, item, deadline);
-      results.push(result);
-      blocked = group.stopOnFailure && result.outcome === "failed";
+  for (const segment of segments) {
+    const items = segment.kind === "park" ? [segment.judged.item] : segment.judged.map((each) => each.item);
+    const notStarted = blocked ? "fifo_blocked" : clock() >= deadline ? "deadline" : undefined;
+    if (notStarted) {
+      for (const item of items)
+        results.push({ messageId: item.record.messageId, outcome: "failed", attempts: 0, cause: notStarted });
+      continue;
     }
+    const done =
+      segment.kind === "park"
+        ? [await parkJudged(deps, segment.judged, deadline)]
+        : await awardJudged(deps, segment.judged, deadline);
+    results.push(...done);
+    blocked = group.stopOnFailure && done.some((result) => result.outcome === "failed");
   }
   return results;
 }
@@ -44,8 +58,11 @@ function inInputOrder(
   return records.map((record) => byId.get(record.messageId) as MessageResult);
 }
 
-function countOutcomes(results: readonly MessageResult[]): Record<Outcome, number> {
-  const counts = Object.fromEntries(OUTCOMES.map((o) => [o, 0])) as Record<Outcome, number>;
+export type OutcomeCounts = Record<Exclude<Outcome, "capped">, number> & { capped?: number };
+
+function countOutcomes(results: readonly MessageResult[], capped: boolean): OutcomeCounts {
+  const names = OUTCOMES.filter((outcome) => capped || outcome !== "capped");
+  const counts = Object.fromEntries(names.map((o) => [o, 0])) as Record<Outcome, number>;
   for (const result of results) counts[result.outcome]++;
   return counts;
 }
@@ -82,5 +99,10 @@ export async function runBatch(
       cause: "unexpected",
     }));
   }
-  return { results, counts: countOutcomes(results), startedAt, durationMs: clock() - startedAt };
+  return {
+    results,
+    counts: countOutcomes(results, deps.dailyCap !== undefined),
+    startedAt,
+    durationMs: clock() - startedAt,
+  };
 }

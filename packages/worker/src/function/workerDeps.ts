@@ -8,6 +8,8 @@ export interface WorkerDeps {
   dlqUrl?: string | undefined;
   /** User groups processed at once within a batch (REWARDS_CONCURRENCY). */
   concurrency: number;
+  /** XP one user may earn per UTC day (REWARDS_DAILY_XP_CAP); undefined: no cap. */
+  dailyCap?: number | undefined;
   dynamo: DynamoDBDocumentClient;
   sqs: SQSClient;
   logger: Logger;

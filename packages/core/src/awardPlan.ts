@@ -1,0 +1,271 @@
+import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { Award } from "./award";
+import type { CancellationReason, RefusedItem } from "./classifyError";
+import { dayTotalKey, guardKey, profileKey } from "./intentKey";
+import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "./rules";
+
+/** One award as the worker asks for it: what the rules decided, and where it came from. */
+export interface AwardRequest extends Award {
+  /** The SQS message id, stored on the guard (and how a lost answer is recognised). */
+  messageId?: string | undefined;
+  /** The UTC day (`YYYY-MM-DD`) of the event's time: the day it counts toward under a daily cap. */
+  earnedOn?: string | undefined;
+}
+
+export interface AwardPlanContext {
+  tableName: string;
+  /** One instant for the transaction: every guard's `awardedAt`, the condition's `:now`. */
+  now: Date;
+  /** XP one user may earn per UTC day (REWARDS_DAILY_XP_CAP); undefined: no cap. */
+  dailyCap?: number | undefined;
+  /** What the worker believes each day's total already is (0 when it has not been told). */
+  dayTotals?: ReadonlyMap<string, number> | undefined;
+}
+
+/** What item i of a transaction is: reasons of a cancellation come back in the same order. */
+export type PlannedItem =
+  | { role: "guard"; award: number }
+  | { role: "profile" }
+  | { role: "day"; day: string; paid: number };
+
+export interface AwardTransaction {
+  /** The TransactWriteItems request, without its ClientRequestToken. */
+  input: TransactWriteCommandInput;
+  items: PlannedItem[];
+  /** XP each award pays if the transaction commits, in the order given. */
+  paid: number[];
+}
+
+/** DynamoDB's limit on the items of one transaction. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
+const GUARD_CONDITION = "attribute_not_exists(pk) OR expiresAt < :now";
+/** One user's profile, once per transaction: the sum of its awards' XP and their count. */
+export const PROFILE_UPDATE = "ADD xp :xp, awards :awards SET updatedAt = :now";
+const DAY_UPDATE = "ADD xp :xp SET expiresAt = :expiresAt";
+/** The cap, in the same transaction: the day's total plus what is paid stays at most the cap. */
+const DAY_CONDITION = "attribute_not_exists(xp) OR xp <= :room";
+
+const DAY_SECONDS = 86_400;
+const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** The day an award counts toward under `dailyCap`, or undefined when the cap does not apply to it. */
+export function cappedDay(award: AwardRequest, now: Date, dailyCap: number | undefined): string | undefined {
+  if (dailyCap === undefined || !rules[award.type].dailyCapped) return undefined;
+  return award.earnedOn ?? now.toISOString().slice(0, 10);
+}
+
+/**
+ * What each award pays, in the order given: its rule's XP, cut to what is left of its day's
+ * cap after the day's known total and the awards before it (possibly 0). Pure.
+ */
+export function payable(
+  awards: readonly AwardRequest[],
+  context: Pick<AwardPlanContext, "now" | "dailyCap" | "dayTotals">,
+): number[] {
+  const totals = new Map(context.dayTotals);
+  return awards.map((award) => {
+    const day = cappedDay(award, context.now, context.dailyCap);
+    if (day === undefined || context.dailyCap === undefined) return award.amount;
+    const before = totals.get(day) ?? 0;
+    const paid = Math.max(0, Math.min(award.amount, context.dailyCap - before));
+    totals.set(day, before + paid);
+    return paid;
+  });
+}
+
+/** When a day's total may be forgotten: the end of the day plus the longest memory of a capped rule. */
+export function dayTotalExpiresAt(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`) / 1000 + DAY_SECONDS + LONGEST_CAPPED_MEMORY_SECONDS;
+}
+
+function guardItem(award: AwardRequest, paid: number, context: AwardPlanContext): Record<string, unknown> {
+  const guard: Record<string, unknown> = {
+    ...guardKey(award.intentKey),
+    userId: award.userId,
+    type: award.type,
+    amount: paid,
+    eventId: award.eventId,
+    awardedAt: context.now.toISOString(),
+  };
+  if (paid < award.amount) guard.requested = award.amount;
+  if (award.messageId !== undefined) guard.messageId = award.messageId;
+  if (award.guardTtlSeconds !== undefined)
+    guard.expiresAt = epochSeconds(context.now) + award.guardTtlSeconds;
+  return guard;
+}
+
+/**
+ * The one transaction of one user's awards (docs/design.md, "One transaction per user"):
+ * guard i is item i, each a conditional put in the order given (an expired guard still in
+ * the table counts as absent, so the outcome never depends on when the TTL sweeper runs);
+ * then ONE profile update with their sum and count; then, under a daily cap, one update per
+ * day that pays XP, conditional on the cap. Every guard and condition asks for ALL_OLD, so a
+ * cancellation says who paid an intent and what a day's total is, with no read.
+ *
+ * The awards must be of one user and of distinct intents (one item twice is a
+ * ValidationException): `awardTogether` makes sure of both.
+ */
+export function planAwardTransaction(
+  awards: readonly AwardRequest[],
+  context: AwardPlanContext,
+): AwardTransaction {
+  const [first] = awards;
+  if (!first) throw new RangeError("a transaction needs at least one award");
+  const nowIso = context.now.toISOString();
+  const nowEpoch = epochSeconds(context.now);
+  const paid = payable(awards, context);
+  const guards = awards.map((award, index) => ({
+    Put: {
+      TableName: context.tableName,
+      Item: guardItem(award, paid[index] as number, context),
+      ConditionExpression: GUARD_CONDITION,
+      ExpressionAttributeValues: { ":now": nowEpoch },
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+    },
+  }));
+  const profile = {
+    Update: {
+      TableName: context.tableName,
+      Key: profileKey(first.userId),
+      UpdateExpression: PROFILE_UPDATE,
+      ExpressionAttributeValues: {
+        ":xp": paid.reduce((sum, xp) => sum + xp, 0),
+        ":awards": awards.length,
+        ":now": nowIso,
+      },
+    },
+  };
+  const byDay = new Map<string, number>();
+  awards.forEach((award, index) => {
+    const day = cappedDay(award, context.now, context.dailyCap);
+    if (day !== undefined) byDay.set(day, (byDay.get(day) ?? 0) + (paid[index] as number));
+  });
+  // A day that pays nothing changes nothing: leaving it out also keeps a lowered cap from
+  // failing the condition of a day already past it.
+  const days = [...byDay].filter(([, xp]) => xp > 0);
+  const dayItems = days.map(([day, xp]) => ({
+    Update: {
+      TableName: context.tableName,
+      Key: dayTotalKey(first.userId, day),
+      UpdateExpression: DAY_UPDATE,
+      ConditionExpression: DAY_CONDITION,
+      ExpressionAttributeValues: {
+        ":xp": xp,
+        ":expiresAt": dayTotalExpiresAt(day),
+        ":room": (context.dailyCap as number) - xp,
+      },
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+    },
+  }));
+  return {
+    input: { TransactItems: [...guards, profile, ...dayItems] },
+    items: [
+      ...awards.map((_, award) => ({ role: "guard" as const, award })),
+      { role: "profile" as const },
+      ...days.map(([day, xp]) => ({ role: "day" as const, day, paid: xp })),
+    ],
+    paid,
+  };
+}
+
+/** The most items a transaction of `awards` can need: a guard each, the profile, a day each. */
+function itemsNeeded(awards: readonly AwardRequest[], now: Date, dailyCap: number | undefined): number {
+  const days = new Set(awards.flatMap((award) => cappedDay(award, now, dailyCap) ?? []));
+  return awards.length + 1 + days.size;
+}
+
+/**
+ * Splits one user's awards, in order, into runs that each fit one transaction
+ * (MAX_TRANSACTION_ITEMS, counting the profile and the day totals). Pure.
+ */
+export function transactionsOf<T extends AwardRequest>(
+  awards: readonly T[],
+  now: Date,
+  dailyCap: number | undefined,
+): T[][] {
+  const runs: T[][] = [];
+  let run: T[] = [];
+  for (const award of awards) {
+    if (run.length > 0 && itemsNeeded([...run, award], now, dailyCap) > MAX_TRANSACTION_ITEMS) {
+      runs.push(run);
+      run = [];
+    }
+    run.push(award);
+  }
+  if (run.length > 0) runs.push(run);
+  return runs;
+}
+
+/** What a cancellation says of one award of the transaction. */
+export type AwardVerdict =
+  /** Its guard was already there: paid before (by another delivery, or by this very record whose answer was lost). */
+  | { verdict: "paid_before"; guard: Record<string, unknown> | undefined }
+  /** An item it needs was refused for good (its guard, the profile, its day total). */
+  | { verdict: "refused"; items: Array<{ item: RefusedItem; said: string }> }
+  /** Nothing was wrong with it: it goes again, in a new transaction. */
+  | { verdict: "again" };
+
+export interface CancellationReading {
+  /** One per award of the transaction, in its order. */
+  awards: AwardVerdict[];
+  /** Days whose total the cap's condition refused, with the total the cancellation returned. */
+  dayTotals: Map<string, number>;
+  /** A day's condition failed without its total (an endpoint that ignores ALL_OLD): nothing can be learned. */
+  unreadDays: string[];
+}
+
+const FAILED_CONDITION = "ConditionalCheckFailed";
+const REFUSED = new Set(["ValidationError", "ItemCollectionSizeLimitExceeded"]);
+
+/**
+ * Reads an item-level cancellation of `transaction` item by item (reasons come in request
+ * order): a guard's failed condition means that intent was paid before; a refused item
+ * refuses the awards that need it (the profile: all of them; a day total: that day's); a
+ * day's failed condition returns its total (ALL_OLD), so the awards that fit can go again.
+ * Pure; `unmarshall` turns the returned items into plain values.
+ */
+export function readCancellation(
+  transaction: AwardTransaction,
+  reasons: readonly CancellationReason[],
+  awards: readonly AwardRequest[],
+  context: Pick<AwardPlanContext, "now" | "dailyCap">,
+  unmarshall: (item: Record<string, unknown>) => Record<string, unknown>,
+): CancellationReading {
+  const verdicts: AwardVerdict[] = awards.map(() => ({ verdict: "again" }));
+  const refuse = (index: number, item: RefusedItem, said: string) => {
+    const current = verdicts[index] as AwardVerdict;
+    if (current.verdict === "paid_before") return;
+    verdicts[index] = {
+      verdict: "refused",
+      items: [...(current.verdict === "refused" ? current.items : []), { item, said }],
+    };
+  };
+  const dayTotals = new Map<string, number>();
+  const unreadDays: string[] = [];
+  transaction.items.forEach((planned, index) => {
+    const reason = reasons[index];
+    const code = String(reason?.Code);
+    const said = reason?.Message ?? code;
+    if (planned.role === "guard") {
+      if (code === FAILED_CONDITION) {
+        verdicts[planned.award] = {
+          verdict: "paid_before",
+          guard: reason?.Item ? unmarshall(reason.Item) : undefined,
+        };
+      } else if (REFUSED.has(code)) refuse(planned.award, { kind: "guard" }, said);
+    } else if (planned.role === "profile") {
+      if (REFUSED.has(code)) for (const award of awards.keys()) refuse(award, { kind: "profile" }, said);
+    } else if (code === FAILED_CONDITION) {
+      const total = reason?.Item ? Number(unmarshall(reason.Item).xp) : Number.NaN;
+      if (Number.isFinite(total)) dayTotals.set(planned.day, total);
+      else unreadDays.push(planned.day);
+    } else if (REFUSED.has(code)) {
+      awards.forEach((award, at) => {
+        if (cappedDay(award, context.now, context.dailyCap) === planned.day)
+          refuse(at, { kind: "day", day: planned.day }, said);
+      });
+    }
+  });
+  return { awards: verdicts, dayTotals, unreadDays };
+}

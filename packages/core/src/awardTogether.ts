@@ -1,0 +1,275 @@
+import { randomUUID } from "node:crypto";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import {
+  type AwardPlanContext,
+  type AwardRequest,
+  type AwardVerdict,
+  planAwardTransaction,
+  readCancellation,
+  transactionsOf,
+} from "./awardPlan";
+import {
+  cancellationReasons,
+  classifyError,
+  isItemLevelCancellation,
+  isUnknownOutcome,
+  refusalReason,
+} from "./classifyError";
+import { type Deadline, NO_DEADLINE, signalFor } from "./deadline";
+import { RetriesExhaustedError, type RetryOptions, retry } from "./retry";
+
+export interface AwardDeps {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  /** Epoch ms: the guards' `:now`, the retries' timing and the deadline's signal all read it. */
+  clock: () => number;
+  /** The in-process retry policy and, for tests, its sleep and randomness. */
+  retry?: Omit<RetryOptions, "shouldRetry" | "deadline" | "clock"> | undefined;
+  /** XP one user may earn per UTC day (REWARDS_DAILY_XP_CAP); undefined: no cap. */
+  dailyCap?: number | undefined;
+}
+
+/** The end of one award. `attempts`: transactions sent that held it (our tries, not the SDK's resends). */
+export type AwardOutcome =
+  | { outcome: "awarded"; xp: number; attempts: number; note?: string }
+  /** The daily cap left 0 XP: the guard is written (the intent is spent), nothing paid. */
+  | { outcome: "capped"; attempts: number; note?: string }
+  | { outcome: "duplicate"; attempts: number; note?: string }
+  /** An item it needs was refused for good: the message is parked as `rejected`. */
+  | { outcome: "rejected"; attempts: number; reason: string; cause: unknown }
+  | {
+      outcome: "failed";
+      kind: "transient" | "configuration";
+      attempts: number;
+      cause: unknown;
+      /** An attempt's fate is unknown (aborted, reset): it may have committed. */
+      mayHaveCommitted: boolean;
+    };
+
+/**
+ * Conditions that keep failing (other writers racing for the same day, guards appearing
+ * between two tries) could otherwise loop: past this many transactions for one run of
+ * awards, what is left is `failed` and redelivered.
+ */
+const MAX_TRANSACTIONS_PER_RUN = 8;
+
+const LOST_ANSWER_OWN =
+  "an earlier attempt committed but its answer was lost; the guard it wrote is this attempt's";
+const LOST_ANSWER_TOKEN = "an earlier attempt's answer was lost; its token made the retry safe";
+
+/**
+ * Pays several awards of ONE user at most once each (docs/design.md, "One transaction per
+ * user"): one TransactWriteItems of their guards, one profile update and, under a daily cap,
+ * the day totals. Answers one outcome per award, in the order given.
+ *
+ * - Copies of one intent: only the first is written; a later copy is `duplicate` when the
+ *   first wrote its guard, else it shares the first's outcome.
+ * - A transient failure is retried whole and byte-identical (one token, one `now`), within
+ *   the deadline, so a retry of a commit whose answer was lost answers success.
+ * - An item-level cancellation is read item by item: guards already there are `duplicate`
+ *   (or this record's own award, when the guard holds its message id and this `awardedAt`:
+ *   the lost-answer rule); refused items reject the awards that need them; a day at its cap
+ *   returns its total; the rest go again at once as a new transaction (a new token).
+ */
+export async function awardTogether(
+  deps: AwardDeps,
+  awards: readonly AwardRequest[],
+  deadline: Deadline = NO_DEADLINE,
+): Promise<AwardOutcome[]> {
+  const now = new Date(deps.clock());
+  const context = { tableName: deps.tableName, now, dailyCap: deps.dailyCap };
+  const outcomes = new Map<number, AwardOutcome>();
+  const firstOf = new Map<string, number>();
+  const leads: Array<{ index: number; award: AwardRequest }> = [];
+  awards.forEach((award, index) => {
+    if (firstOf.has(award.intentKey)) return;
+    firstOf.set(award.intentKey, index);
+    leads.push({ index, award });
+  });
+  const dayTotals = new Map<string, number>();
+  for (const run of transactionsOf(
+    leads.map((lead) => ({ ...lead.award, lead })),
+    now,
+    deps.dailyCap,
+  )) {
+    const settled = await settleRun(deps, run, { ...context, dayTotals }, deadline);
+    run.forEach((item, at) => {
+      outcomes.set(item.lead.index, settled[at] as AwardOutcome);
+    });
+  }
+  return awards.map((award, index) => {
+    const first = firstOf.get(award.intentKey) as number;
+    const outcome = outcomes.get(first) as AwardOutcome;
+    return first === index ? outcome : copyOutcome(outcome);
+  });
+}
+
+/** A later copy of an intent in the same batch: never paid itself. */
+function copyOutcome(first: AwardOutcome): AwardOutcome {
+  if (first.outcome === "awarded" || first.outcome === "capped")
+    return { outcome: "duplicate", attempts: 0, note: "a copy of an intent paid earlier in this batch" };
+  return { ...first, attempts: 0 };
+}
+
+type Sent =
+  | { ok: true; attempts: number; unknownFate: boolean }
+  | { ok: false; attempts: number; unknownFate: boolean; error: unknown };
+
+/** One transaction, retried byte-identical on transient failures within the deadline. */
+async function send(
+  deps: AwardDeps,
+  input: ReturnType<typeof planAwardTransaction>["input"],
+  deadline: Deadline,
+): Promise<Sent> {
+  const request = { ...input, ClientRequestToken: randomUUID() };
+  let attempts = 0;
+  let unknownFate = false;
+  try {
+    await retry(
+      async (attempt) => {
+        attempts = attempt;
+        try {
+          await deps.client.send(new TransactWriteCommand(request), {
+            abortSignal: signalFor(deadline, deps.clock()),
+          });
+        } catch (error) {
+          if (isUnknownOutcome(error)) unknownFate = true;
+          throw error;
+        }
+      },
+      {
+        ...deps.retry,
+        shouldRetry: (error) => classifyError(error) === "transient" && !isItemLevelCancellation(error),
+        deadline,
+        clock: deps.clock,
+      },
+    );
+    return { ok: true, attempts, unknownFate };
+  } catch (error) {
+    return {
+      ok: false,
+      attempts,
+      unknownFate,
+      error: error instanceof RetriesExhaustedError ? error.cause : error,
+    };
+  }
+}
+
+const plain = (item: Record<string, unknown>) => unmarshall(item as Record<string, AttributeValue>);
+
+/** One run of distinct intents that fits a transaction, to one outcome each. */
+async function settleRun(
+  deps: AwardDeps,
+  run: readonly AwardRequest[],
+  context: AwardPlanContext & { dayTotals: Map<string, number> },
+  deadline: Deadline,
+): Promise<AwardOutcome[]> {
+  const outcomes: Array<AwardOutcome | undefined> = run.map(() => undefined);
+  const attempts = run.map(() => 0);
+  let pending = run.map((_, index) => index);
+  const nowIso = context.now.toISOString();
+  for (let transactions = 0; pending.length > 0; transactions++) {
+    const awards = pending.map((index) => run[index] as AwardRequest);
+    if (transactions === MAX_TRANSACTIONS_PER_RUN || deps.clock() >= deadline) {
+      const why =
+        transactions === MAX_TRANSACTIONS_PER_RUN
+          ? `cancelled ${transactions} times in a row by conditions that kept changing`
+          : "the invocation's deadline came before its transaction could be sent";
+      for (const index of pending)
+        outcomes[index] = failed(attempts[index] as number, "transient", new Error(why), false);
+      break;
+    }
+    const transaction = planAwardTransaction(awards, context);
+    const sent = await send(deps, transaction.input, deadline);
+    for (const index of pending) attempts[index] = (attempts[index] as number) + sent.attempts;
+    if (sent.ok) {
+      pending.forEach((index, at) => {
+        const xp = transaction.paid[at] as number;
+        const note = sent.unknownFate ? { note: LOST_ANSWER_TOKEN } : {};
+        outcomes[index] =
+          xp > 0
+            ? { outcome: "awarded", xp, attempts: attempts[index] as number, ...note }
+            : { outcome: "capped", attempts: attempts[index] as number, ...note };
+      });
+      for (const item of transaction.items)
+        if (item.role === "day")
+          context.dayTotals.set(item.day, (context.dayTotals.get(item.day) ?? 0) + item.paid);
+      break;
+    }
+    if (!isItemLevelCancellation(sent.error)) {
+      const kind = classifyError(sent.error) === "configuration" ? "configuration" : "transient";
+      for (const index of pending)
+        outcomes[index] = failed(attempts[index] as number, kind, sent.error, sent.unknownFate);
+      break;
+    }
+    // Stryker disable next-line ArrayDeclaration: an item-level cancellation always has its reasons
+    const reasons = cancellationReasons(sent.error) ?? [];
+    const reading = readCancellation(transaction, reasons, awards, context, plain);
+    for (const [day, total] of reading.dayTotals) context.dayTotals.set(day, total);
+    const again: number[] = [];
+    pending.forEach((index, at) => {
+      const verdict = reading.awards[at] as AwardVerdict;
+      const award = run[index] as AwardRequest;
+      const tries = attempts[index] as number;
+      if (verdict.verdict === "paid_before")
+        outcomes[index] = paidBefore(verdict.guard, award, nowIso, tries, transaction.paid[at] as number);
+      else if (verdict.verdict === "refused")
+        outcomes[index] = {
+          outcome: "rejected",
+          attempts: tries,
+          reason: refusalReason(verdict.items, sent.error, award.userId),
+          cause: sent.error,
+        };
+      else again.push(index);
+    });
+    if (reading.unreadDays.length > 0 && again.length === pending.length) {
+      // The cap's condition failed and the endpoint did not say the day's total: nothing to go on.
+      const why = new Error(
+        `the daily cap's condition failed for ${reading.unreadDays.join(", ")} and the cancellation did not return the day's total (ALL_OLD)`,
+      );
+      for (const index of again) outcomes[index] = failed(attempts[index] as number, "transient", why, false);
+      break;
+    }
+    pending = again;
+  }
+  return outcomes as AwardOutcome[];
+}
+
+function failed(
+  attempts: number,
+  kind: "transient" | "configuration",
+  cause: unknown,
+  mayHaveCommitted: boolean,
+): AwardOutcome {
+  return { outcome: "failed", kind, attempts, cause, mayHaveCommitted };
+}
+
+/**
+ * A guard already there: another delivery's award, unless it holds this record's message id
+ * and this attempt's `awardedAt` — then an earlier attempt of ours committed and its answer
+ * was lost (where an endpoint does not honour the token), and the award is ours.
+ */
+function paidBefore(
+  guard: Record<string, unknown> | undefined,
+  award: AwardRequest,
+  nowIso: string,
+  attempts: number,
+  /** What this attempt planned to pay: the guard it wrote says the same. */
+  planned: number,
+): AwardOutcome {
+  if (award.messageId === undefined || guard?.messageId !== award.messageId) {
+    return { outcome: "duplicate", attempts };
+  }
+  if (guard.awardedAt === nowIso) {
+    return planned > 0
+      ? { outcome: "awarded", xp: planned, attempts, note: LOST_ANSWER_OWN }
+      : { outcome: "capped", attempts, note: LOST_ANSWER_OWN };
+  }
+  return {
+    outcome: "duplicate",
+    attempts,
+    note: `already paid by an earlier delivery of this same message (at ${String(guard.awardedAt)}) whose result was lost`,
+  };
+}
