@@ -241,6 +241,11 @@ export function readCancellation(
       items: [...(current.verdict === "refused" ? current.items : []), { item, said }],
     };
   };
+  const refuseDay = (day: string, said: string) => {
+    awards.forEach((award, at) => {
+      if (cappedDay(award, context.now, context.dailyCap) === day) refuse(at, { kind: "day", day }, said);
+    });
+  };
   const dayTotals = new Map<string, number>();
   const unreadDays: string[] = [];
   transaction.items.forEach((planned, index) => {
@@ -256,15 +261,15 @@ export function readCancellation(
       } else if (REFUSED.has(code)) refuse(planned.award, { kind: "guard" }, said);
     } else if (planned.role === "profile") {
       if (REFUSED.has(code)) for (const award of awards.keys()) refuse(award, { kind: "profile" }, said);
+    } else if (code === FAILED_CONDITION && !reason?.Item) {
+      unreadDays.push(planned.day);
     } else if (code === FAILED_CONDITION) {
-      const total = reason?.Item ? Number(unmarshall(reason.Item).xp) : Number.NaN;
-      if (Number.isFinite(total)) dayTotals.set(planned.day, total);
-      else unreadDays.push(planned.day);
+      const total = unmarshall(reason?.Item as Record<string, unknown>).xp;
+      // A total that is not a number fails the cap's comparison every time: refused, as ADD would be.
+      if (typeof total === "number") dayTotals.set(planned.day, total);
+      else refuseDay(planned.day, `its xp is not a number (${JSON.stringify(total)})`);
     } else if (REFUSED.has(code)) {
-      awards.forEach((award, at) => {
-        if (cappedDay(award, context.now, context.dailyCap) === planned.day)
-          refuse(at, { kind: "day", day: planned.day }, said);
-      });
+      refuseDay(planned.day, said);
     }
   });
   return { awards: verdicts, dayTotals, unreadDays };

@@ -18,6 +18,8 @@ What is changed in moto 5.2.x (see the README, "The embedded local AWS"):
      the item when ReturnValuesOnConditionCheckFailure is ALL_OLD) and `ValidationError`
      (e.g. ADD to an attribute that is not a number) — moto reports the latter as a
      top-level ValidationException;
+   - a condition comparing values of different types is false (ConditionalCheckFailed), as
+     on AWS; moto raises a TypeError, an HTTP 500;
    - rollback restores only the items the transaction touched (moto deep-copies every
      touched table first, so its latency grows with the table).
 3. Streams. The table's stream (DynamoDB Streams: DescribeStream, GetShardIterator,
@@ -158,12 +160,21 @@ def _restore(table: Table, hash_key: DynamoType, range_key: DynamoType | None, o
         bucket[range_key] = original
 
 
+def _condition_holds(expression: Any, item: Any) -> bool:
+    """AWS: a comparison of values of different types (`xp <= :n` where xp is a string) is
+    false, so the condition fails. moto raises TypeError (an HTTP 500) instead."""
+    try:
+        return bool(expression.expr(item))
+    except TypeError:
+        return False
+
+
 def _apply(backend: DynamoDBBackend, kind: str, operation: dict[str, Any], table: Table, key: dict[str, Any]) -> None:
     condition = operation.get("ConditionExpression")
     names = operation.get("ExpressionAttributeNames")
     values = operation.get("ExpressionAttributeValues")
     current = backend.get_item(table.name, key)
-    if condition is not None and not get_filter_expression(condition, names, values).expr(current):
+    if condition is not None and not _condition_holds(get_filter_expression(condition, names, values), current):
         item = None
         if operation.get("ReturnValuesOnConditionCheckFailure") == "ALL_OLD" and current:
             item = current.to_json()["Attributes"]

@@ -150,3 +150,63 @@ describe("item-level failures are cancellation reasons", () => {
     });
   });
 });
+
+describe("a conditional Update in a cancelled transaction, as AWS answers it (the daily cap's)", () => {
+  /** The cap's shape: a guard put, then a day total's update conditional on the cap. */
+  const capped = (user: string, room: number): TransactWriteCommandInput => ({
+    TransactItems: [
+      {
+        Put: {
+          TableName,
+          Item: { pk: `IDEM#${user}-${room}`, sk: "IDEM" },
+          ConditionExpression: "attribute_not_exists(pk)",
+        },
+      },
+      {
+        Update: {
+          TableName,
+          Key: { pk: user, sk: "DAY" },
+          UpdateExpression: "ADD xp :xp",
+          ConditionExpression: "attribute_not_exists(xp) OR xp <= :room",
+          ExpressionAttributeValues: { ":xp": 10, ":room": room },
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
+      },
+    ],
+  });
+  const cancellation = async (input: TransactWriteCommandInput) => {
+    try {
+      await doc.send(new TransactWriteCommand(input));
+    } catch (error) {
+      return error as { name: string; CancellationReasons?: Array<{ Code?: string; Item?: unknown }> };
+    }
+    throw new Error("the transaction committed");
+  };
+
+  it("returns the item it refused (ALL_OLD), item by item, and writes nothing", async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: "cap", sk: "DAY", xp: 45 } }));
+    const error = await cancellation(capped("cap", 40));
+    expect(error.name).toBe("TransactionCanceledException");
+    expect(error.CancellationReasons?.map((reason) => reason.Code)).toEqual([
+      "None",
+      "ConditionalCheckFailed",
+    ]);
+    expect(error.CancellationReasons?.[1]?.Item).toEqual({
+      pk: { S: "cap" },
+      sk: { S: "DAY" },
+      xp: { N: "45" },
+    });
+    const guard = await doc.send(new GetCommand({ TableName, Key: { pk: "IDEM#cap-40", sk: "IDEM" } }));
+    expect(guard.Item).toBeUndefined();
+  });
+
+  it("a comparison of a string with a number is a failed condition, not a server error", async () => {
+    await doc.send(new PutCommand({ TableName, Item: { pk: "text", sk: "DAY", xp: "ten" } }));
+    const error = await cancellation(capped("text", 40));
+    expect(error.CancellationReasons?.map((reason) => reason.Code)).toEqual([
+      "None",
+      "ConditionalCheckFailed",
+    ]);
+    expect(error.CancellationReasons?.[1]?.Item).toMatchObject({ xp: { S: "ten" } });
+  });
+});
