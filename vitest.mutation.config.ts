@@ -32,6 +32,7 @@ export default defineConfig({
       "packages/worker/test/**/*.test.ts",
       "packages/announcer/test/**/*.test.ts",
       "tests/worker.test.ts",
+      "tests/coalesce.test.ts",
       "tests/faultProxy.test.ts",
       "tests/contract.test.ts",
       "tests/publisher.test.ts",

@@ -113,6 +113,15 @@ function copyOutcome(first: AwardOutcome): AwardOutcome {
   return { ...first, attempts: 0 };
 }
 
+/**
+ * What another byte-identical try may change: a cancellation that is not an item-level
+ * answer (a conflict, throttling — even beside a failed condition), or a transient error.
+ */
+function isRetried(error: unknown): boolean {
+  if (cancellationReasons(error)) return !isItemLevelCancellation(error);
+  return classifyError(error) === "transient";
+}
+
 type Sent =
   | { ok: true; attempts: number; unknownFate: boolean }
   | { ok: false; attempts: number; unknownFate: boolean; error: unknown };
@@ -141,7 +150,7 @@ async function send(
       },
       {
         ...deps.retry,
-        shouldRetry: (error) => classifyError(error) === "transient" && !isItemLevelCancellation(error),
+        shouldRetry: isRetried,
         deadline,
         clock: deps.clock,
       },

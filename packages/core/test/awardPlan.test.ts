@@ -1,0 +1,355 @@
+import { describe, expect, it } from "vitest";
+import {
+  type AwardRequest,
+  cappedDay,
+  dayTotalExpiresAt,
+  MAX_TRANSACTION_ITEMS,
+  PROFILE_UPDATE,
+  payable,
+  planAwardTransaction,
+} from "../src";
+import { readCancellation, transactionsOf } from "../src/awardPlan";
+
+const now = new Date("2026-11-29T10:00:00.000Z");
+const epoch = 1_795_946_400;
+const TTL = 90 * 86_400;
+const award = (slug: string, extra: Partial<AwardRequest> = {}): AwardRequest => ({
+  intentKey: `user123#${slug}#article.completed`,
+  userId: "user123",
+  type: "article.completed",
+  amount: 20,
+  eventId: `evt-${slug}`,
+  guardTtlSeconds: TTL,
+  messageId: `m-${slug}`,
+  ...extra,
+});
+const signup: AwardRequest = {
+  intentKey: "user123#signup.completed",
+  userId: "user123",
+  type: "signup.completed",
+  amount: 100,
+  eventId: "evt-s",
+  guardTtlSeconds: undefined,
+};
+
+describe("planAwardTransaction", () => {
+  it("one award: the guard put first, conditionally, then the profile update", () => {
+    expect(planAwardTransaction([award("idempotent-writes")], { tableName: "t", now })).toEqual({
+      input: {
+        TransactItems: [
+          {
+            Put: {
+              TableName: "t",
+              Item: {
+                pk: "IDEM#user123#idempotent-writes#article.completed",
+                sk: "IDEM",
+                userId: "user123",
+                type: "article.completed",
+                amount: 20,
+                eventId: "evt-idempotent-writes",
+                messageId: "m-idempotent-writes",
+                awardedAt: "2026-11-29T10:00:00.000Z",
+                expiresAt: epoch + TTL,
+              },
+              ConditionExpression: "attribute_not_exists(pk) OR expiresAt < :now",
+              ExpressionAttributeValues: { ":now": epoch },
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          {
+            Update: {
+              TableName: "t",
+              Key: { pk: "USER#user123", sk: "PROFILE" },
+              UpdateExpression: "ADD xp :xp, awards :awards SET updatedAt = :now",
+              ExpressionAttributeValues: { ":xp": 20, ":awards": 1, ":now": "2026-11-29T10:00:00.000Z" },
+            },
+          },
+        ],
+      },
+      items: [{ role: "guard", award: 0 }, { role: "profile" }],
+      paid: [20],
+    });
+    expect(PROFILE_UPDATE).toBe("ADD xp :xp, awards :awards SET updatedAt = :now");
+  });
+
+  it("several awards: guard i is item i, one profile update with their sum and count", () => {
+    const plan = planAwardTransaction([award("a"), signup, award("b")], { tableName: "t", now });
+    expect(plan.items).toEqual([
+      { role: "guard", award: 0 },
+      { role: "guard", award: 1 },
+      { role: "guard", award: 2 },
+      { role: "profile" },
+    ]);
+    const items = plan.input.TransactItems ?? [];
+    expect(items.map((item) => item.Put?.Item?.pk ?? item.Update?.Key?.pk)).toEqual([
+      "IDEM#user123#a#article.completed",
+      "IDEM#user123#signup.completed",
+      "IDEM#user123#b#article.completed",
+      "USER#user123",
+    ]);
+    expect(items[3]?.Update?.ExpressionAttributeValues).toEqual({
+      ":xp": 140,
+      ":awards": 3,
+      ":now": "2026-11-29T10:00:00.000Z",
+    });
+    // A guard kept forever has no expiresAt; a guard without a message id has no messageId.
+    expect(items[1]?.Put?.Item).not.toHaveProperty("expiresAt");
+    expect(items[1]?.Put?.Item).not.toHaveProperty("messageId");
+    expect(items[1]?.Put?.Item).not.toHaveProperty("requested");
+    expect(new Set(items.slice(0, 3).map((item) => item.Put?.Item?.awardedAt))).toEqual(
+      new Set(["2026-11-29T10:00:00.000Z"]),
+    );
+  });
+
+  it("refuses an empty list: a transaction of nothing is a bug", () => {
+    expect(() => planAwardTransaction([], { tableName: "t", now })).toThrow(RangeError);
+  });
+
+  it("under a cap: the day totals follow the profile, conditional on the cap, and cut awards in order", () => {
+    const plan = planAwardTransaction(
+      [
+        award("a", { earnedOn: "2026-11-29" }),
+        award("b", { earnedOn: "2026-11-28" }),
+        award("c", { earnedOn: "2026-11-29" }),
+        signup,
+        award("d", { earnedOn: "2026-11-29" }),
+      ],
+      { tableName: "t", now, dailyCap: 30, dayTotals: new Map([["2026-11-28", 25]]) },
+    );
+    expect(plan.paid).toEqual([20, 5, 10, 100, 0]);
+    const items = plan.input.TransactItems ?? [];
+    expect(items).toHaveLength(8);
+    expect(items[2]?.Put?.Item).toMatchObject({ amount: 10, requested: 20 });
+    expect(items[4]?.Put?.Item).toMatchObject({ amount: 0, requested: 20 });
+    expect(items[1]?.Put?.Item).toMatchObject({ amount: 5, requested: 20 });
+    expect(items[0]?.Put?.Item).not.toHaveProperty("requested");
+    expect(items[5]?.Update?.ExpressionAttributeValues).toMatchObject({ ":xp": 135, ":awards": 5 });
+    expect(items[6]).toEqual({
+      Update: {
+        TableName: "t",
+        Key: { pk: "USER#user123", sk: "DAY#2026-11-29" },
+        UpdateExpression: "ADD xp :xp SET expiresAt = :expiresAt",
+        ConditionExpression: "attribute_not_exists(xp) OR xp <= :room",
+        ExpressionAttributeValues: { ":xp": 30, ":expiresAt": dayTotalExpiresAt("2026-11-29"), ":room": 0 },
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      },
+    });
+    expect(items[7]?.Update?.Key).toEqual({ pk: "USER#user123", sk: "DAY#2026-11-28" });
+    expect(items[7]?.Update?.ExpressionAttributeValues).toMatchObject({ ":xp": 5, ":room": 25 });
+    expect(plan.items.slice(5)).toEqual([
+      { role: "profile" },
+      { role: "day", day: "2026-11-29", paid: 30 },
+      { role: "day", day: "2026-11-28", paid: 5 },
+    ]);
+  });
+
+  it("a day that pays nothing is left out (a lowered cap cannot fail a day already past it)", () => {
+    const plan = planAwardTransaction([award("a", { earnedOn: "2026-11-29" })], {
+      tableName: "t",
+      now,
+      dailyCap: 30,
+      dayTotals: new Map([["2026-11-29", 40]]),
+    });
+    expect(plan.paid).toEqual([0]);
+    expect(plan.items).toEqual([{ role: "guard", award: 0 }, { role: "profile" }]);
+  });
+});
+
+describe("payable and the cap's day", () => {
+  it("pays the rule's XP without a cap, and never caps a signup", () => {
+    expect(payable([award("a"), signup], { now })).toEqual([20, 100]);
+    expect(payable([signup, signup], { now, dailyCap: 1 })).toEqual([100, 100]);
+    expect(cappedDay(signup, now, 1)).toBeUndefined();
+    expect(cappedDay(award("a"), now, undefined)).toBeUndefined();
+  });
+
+  it("counts an award toward its event's day, else the clock's (UTC)", () => {
+    expect(cappedDay(award("a", { earnedOn: "2026-01-02" }), now, 50)).toBe("2026-01-02");
+    expect(cappedDay(award("a"), new Date("2026-11-29T23:59:59.999Z"), 50)).toBe("2026-11-29");
+  });
+
+  it("what is left, possibly 0, in input order, per day", () => {
+    const day = (slug: string, earnedOn: string) => award(slug, { earnedOn });
+    expect(
+      payable([day("a", "d1"), day("b", "d1"), day("c", "d2"), day("d", "d1"), day("e", "d1")], {
+        now,
+        dailyCap: 50,
+        dayTotals: new Map([["d2", 45]]),
+      }),
+    ).toEqual([20, 20, 5, 10, 0]);
+    expect(payable([day("a", "d1")], { now, dailyCap: 50, dayTotals: new Map([["d1", 70]]) })).toEqual([0]);
+  });
+
+  it("a day's total outlives its day by the longest capped memory", () => {
+    expect(dayTotalExpiresAt("2026-11-29")).toBe(Date.parse("2026-11-30T00:00:00Z") / 1000 + TTL);
+  });
+});
+
+describe("transactionsOf: runs that fit 100 items", () => {
+  const many = (n: number, extra: Partial<AwardRequest> = {}) =>
+    Array.from({ length: n }, (_, i) => award(`s${i}`, extra));
+
+  it("99 awards and the profile fit one transaction; the 100th starts another", () => {
+    expect(MAX_TRANSACTION_ITEMS).toBe(100);
+    expect(transactionsOf(many(99), now, undefined).map((run) => run.length)).toEqual([99]);
+    expect(transactionsOf(many(100), now, undefined).map((run) => run.length)).toEqual([99, 1]);
+    expect(transactionsOf(many(250), now, undefined).map((run) => run.length)).toEqual([99, 99, 52]);
+    expect(transactionsOf([], now, undefined)).toEqual([]);
+  });
+
+  it("under a cap the day totals count: 98 awards of one day, the profile and the day", () => {
+    const runs = transactionsOf(many(100, { earnedOn: "2026-11-29" }), now, 10);
+    expect(runs.map((run) => run.length)).toEqual([98, 2]);
+    expect(runs[1]?.map((a) => a.eventId)).toEqual(["evt-s98", "evt-s99"]);
+  });
+});
+
+describe("readCancellation", () => {
+  const plain = (item: Record<string, unknown>) =>
+    Object.fromEntries(
+      Object.entries(item).map(([key, value]) => {
+        const typed = value as { S?: string; N?: string };
+        return [key, typed.N !== undefined ? Number(typed.N) : typed.S];
+      }),
+    );
+  const awards = [
+    award("a", { earnedOn: "d1" }),
+    award("b", { earnedOn: "d1" }),
+    award("c", { earnedOn: "d2" }),
+    signup,
+  ];
+  const context = { tableName: "t", now, dailyCap: 100 };
+  const plan = planAwardTransaction(awards, context);
+  const none = { Code: "None" };
+
+  it("a guard's failed condition: paid before, with the guard it met; the others go again", () => {
+    const reading = readCancellation(
+      plan,
+      [
+        none,
+        { Code: "ConditionalCheckFailed", Item: { messageId: { S: "m-x" }, amount: { N: "20" } } },
+        none,
+        none,
+        none,
+        none,
+        none,
+      ],
+      awards,
+      context,
+      plain,
+    );
+    expect(reading.awards).toEqual([
+      { verdict: "again" },
+      { verdict: "paid_before", guard: { messageId: "m-x", amount: 20 } },
+      { verdict: "again" },
+      { verdict: "again" },
+    ]);
+    expect(reading.dayTotals).toEqual(new Map());
+    expect(reading.unreadDays).toEqual([]);
+  });
+
+  it("a guard met without its item (no ALL_OLD) is still paid before", () => {
+    const reading = readCancellation(plan, [{ Code: "ConditionalCheckFailed" }], awards, context, plain);
+    expect(reading.awards[0]).toEqual({ verdict: "paid_before", guard: undefined });
+    expect(reading.awards[1]).toEqual({ verdict: "again" });
+  });
+
+  it("a refused profile refuses every award not paid before; a refused guard only its own", () => {
+    const reading = readCancellation(
+      plan,
+      [
+        { Code: "ConditionalCheckFailed" },
+        { Code: "ValidationError", Message: "guard too big" },
+        none,
+        none,
+        { Code: "ValidationError", Message: "bad xp" },
+      ],
+      awards,
+      context,
+      plain,
+    );
+    expect(reading.awards).toEqual([
+      { verdict: "paid_before", guard: undefined },
+      {
+        verdict: "refused",
+        items: [
+          { item: { kind: "guard" }, said: "guard too big" },
+          { item: { kind: "profile" }, said: "bad xp" },
+        ],
+      },
+      { verdict: "refused", items: [{ item: { kind: "profile" }, said: "bad xp" }] },
+      { verdict: "refused", items: [{ item: { kind: "profile" }, said: "bad xp" }] },
+    ]);
+  });
+
+  it("a refused item without a message is named by its code", () => {
+    const reading = readCancellation(
+      plan,
+      [{ Code: "ItemCollectionSizeLimitExceeded" }],
+      awards,
+      context,
+      plain,
+    );
+    expect(reading.awards[0]).toEqual({
+      verdict: "refused",
+      items: [{ item: { kind: "guard" }, said: "ItemCollectionSizeLimitExceeded" }],
+    });
+  });
+
+  it("a day at its cap returns its total; a day without one is unread; the awards go again", () => {
+    expect(plan.items.slice(4)).toEqual([
+      { role: "profile" },
+      { role: "day", day: "d1", paid: 40 },
+      { role: "day", day: "d2", paid: 20 },
+    ]);
+    const reading = readCancellation(
+      plan,
+      [
+        none,
+        none,
+        none,
+        none,
+        none,
+        { Code: "ConditionalCheckFailed", Item: { xp: { N: "90" } } },
+        { Code: "ConditionalCheckFailed" },
+      ],
+      awards,
+      context,
+      plain,
+    );
+    expect(reading.awards.map((a) => a.verdict)).toEqual(["again", "again", "again", "again"]);
+    expect(reading.dayTotals).toEqual(new Map([["d1", 90]]));
+    expect(reading.unreadDays).toEqual(["d2"]);
+  });
+
+  it("a day whose total is not a number, or that is refused, refuses that day's awards only", () => {
+    const reading = readCancellation(
+      plan,
+      [
+        none,
+        none,
+        none,
+        none,
+        none,
+        { Code: "ConditionalCheckFailed", Item: { xp: { S: "ten" } } },
+        { Code: "ValidationError", Message: "no" },
+      ],
+      awards,
+      context,
+      plain,
+    );
+    expect(reading.awards).toEqual([
+      {
+        verdict: "refused",
+        items: [{ item: { kind: "day", day: "d1" }, said: 'its xp is not a number ("ten")' }],
+      },
+      {
+        verdict: "refused",
+        items: [{ item: { kind: "day", day: "d1" }, said: 'its xp is not a number ("ten")' }],
+      },
+      { verdict: "refused", items: [{ item: { kind: "day", day: "d2" }, said: "no" }] },
+      { verdict: "again" },
+    ]);
+    expect(reading.dayTotals).toEqual(new Map());
+  });
+});
