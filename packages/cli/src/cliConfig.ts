@@ -4,6 +4,7 @@ import {
   type ConfigWith,
   createDynamoClient,
   createSqsClient,
+  dailyCapVariable,
   type Environment,
   logLevelSchema,
   readConfig,
@@ -30,6 +31,8 @@ const cliConfigSchema = z.object({
   LOG_LEVEL: logLevelSchema.optional(),
   /** Not the CLI's own: `rewards worker` and `rewards dev` hand it to the function, which validates it. */
   REWARDS_CONCURRENCY: z.string().optional(),
+  /** The worker's cap, read by the commands that say what it did or would do (`user`, `dlq stats`, `verify`). */
+  REWARDS_DAILY_XP_CAP: dailyCapVariable(),
 });
 
 type CliConfigSchema = typeof cliConfigSchema;

@@ -1,4 +1,4 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
 import { classifyError, profileKey, retryRemainder } from "@rewards/core";
 
 export interface Mismatch {
@@ -69,4 +69,34 @@ export async function compareXp(
     if (got !== want) mismatches.push({ userId, expected: want, actual: got });
   }
   return { mismatches, expectedTotal, actualTotal, awardsTotal, users: actual.size };
+}
+
+/**
+ * The day totals (SPEC §3a) above `cap`: a scan of the table (a local run's check; on AWS a
+ * scan reads every item). An empty list is the cap held.
+ */
+export async function dayTotalsOver(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  cap: number,
+): Promise<Array<{ userId: string; day: string; xp: number }>> {
+  const over: Array<{ userId: string; day: string; xp: number }> = [];
+  const pages = paginateScan(
+    { client: dynamo },
+    {
+      TableName: tableName,
+      FilterExpression: "begins_with(sk, :day) AND xp > :cap",
+      ExpressionAttributeValues: { ":day": "DAY#", ":cap": cap },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) {
+    for (const item of page.Items ?? [])
+      over.push({
+        userId: String(item.pk).slice("USER#".length),
+        day: String(item.sk).slice("DAY#".length),
+        xp: Number(item.xp),
+      });
+  }
+  return over;
 }

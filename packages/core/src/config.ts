@@ -37,6 +37,14 @@ export const requiredText = () => z.string({ error: "is required" });
 
 export const urlVariable = () => z.url({ error: "must be a URL" });
 
+/** `REWARDS_DAILY_XP_CAP`: XP one user may earn per UTC day (docs/events.md, "The daily cap"); unset: no cap. */
+export const dailyCapVariable = () =>
+  z.coerce
+    .number({ error: "must be a positive whole number (unset it for no cap)" })
+    .int("must be a whole number")
+    .min(1, "must be a positive whole number (unset it for no cap)")
+    .optional();
+
 /** The SDK's own variables, as our clients read them (see sdkClientOptions). */
 export const sdkVariables = {
   AWS_REGION: z.string().min(1).default("us-east-1"),

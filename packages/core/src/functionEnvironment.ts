@@ -7,13 +7,25 @@ import { resources } from "./resources";
  */
 export function workerEnvironment<T>(
   names: { tableName: T; dlqUrl: T },
-  settings: { concurrency?: number | string | undefined; logLevel?: string | undefined } = {},
-): { TABLE_NAME: T; DLQ_URL: T; REWARDS_CONCURRENCY: string; LOG_LEVEL: string } {
+  settings: {
+    concurrency?: number | string | undefined;
+    logLevel?: string | undefined;
+    /** REWARDS_DAILY_XP_CAP; unset: no cap, and the variable is not set at all. */
+    dailyCap?: number | undefined;
+  } = {},
+): {
+  TABLE_NAME: T;
+  DLQ_URL: T;
+  REWARDS_CONCURRENCY: string;
+  LOG_LEVEL: string;
+  REWARDS_DAILY_XP_CAP?: string;
+} {
   return {
     TABLE_NAME: names.tableName,
     DLQ_URL: names.dlqUrl,
     REWARDS_CONCURRENCY: String(settings.concurrency ?? resources.worker.concurrency),
     LOG_LEVEL: settings.logLevel ?? "info",
+    ...(settings.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(settings.dailyCap) }),
   };
 }
 

@@ -21,6 +21,7 @@ export {
 export {
   ConfigError,
   type ConfigWith,
+  dailyCapVariable,
   type Environment,
   type LogLevel,
   logLevelSchema,

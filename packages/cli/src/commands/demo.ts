@@ -15,9 +15,16 @@ interface DemoCommandOptions {
   old: number;
   seed: number;
   faultRate: number;
+  dailyCap: number;
   timeout?: number;
   json?: boolean;
 }
+
+/**
+ * The demo's cap: its traffic (2,000 events over 100 users, about 20 intents each, all of one
+ * day) asks about 300 XP a user, so a cap of 200 cuts some awards and leaves others at 0.
+ */
+const DEMO_DAILY_CAP = 200;
 
 export function registerDemo(program: Command): void {
   addTrafficOptions(
@@ -36,6 +43,12 @@ export function registerDemo(program: Command): void {
       0.1,
     )
     .option(
+      "--daily-cap <xp>",
+      "the worker's REWARDS_DAILY_XP_CAP for the run, so some awards are cut or capped; 0: no cap",
+      integer(0),
+      DEMO_DAILY_CAP,
+    )
+    .option(
       "--timeout <seconds>",
       "give up draining after this long (default: 60 s + 20 ms an event)",
       integer(1),
@@ -46,8 +59,10 @@ export function registerDemo(program: Command): void {
       const logger = cliLogger("rewards-demo", commandConfig().LOG_LEVEL ?? "warn");
       let bar: Progress | undefined;
       let lastLine = 0;
+      const { dailyCap, ...rest } = options;
       const report = await runDemo({
-        ...options,
+        ...rest,
+        ...(dailyCap > 0 ? { dailyCap } : {}),
         ...(options.timeout ? { timeoutMs: options.timeout * 1000 } : {}),
         logger,
         onPhase: options.json
@@ -76,7 +91,9 @@ export function registerDemo(program: Command): void {
           published: `${report.published} (${report.duplicatesSent} repeating an intent, ${report.poisonSent} poison, ${report.staleSent} stale)`,
           "unique intents": report.uniqueIntents,
           "paid (table)": report.paid,
-          "outcomes: awarded / duplicate": `${report.awarded} / ${report.duplicates}`,
+          "outcomes: awarded / duplicate / capped": `${report.awarded} / ${report.duplicates} / ${report.capped}`,
+          "daily cap":
+            report.dailyCap === null ? "none" : `${report.dailyCap} XP (${report.overCap} days above it)`,
           "in the DLQ after processing": `${report.parked} (${report.poisonSent} poison + ${report.staleSent} stale sent)`,
           "replayed / back in the DLQ": `${report.replayed} / ${report.parkedAgain}`,
           "faults injected": Object.entries(report.faults)
@@ -97,7 +114,7 @@ export function registerDemo(program: Command): void {
         if (report.mismatches.length > 0) printTable(report.mismatches.slice(0, 20).map((m) => ({ ...m })));
         process.stdout.write(
           report.ok
-            ? "OK: every intent paid exactly once, and announced once by one id.\n"
+            ? `OK: every intent paid exactly once${report.dailyCap === null ? "" : " and never past the daily cap"}, and announced once by one id.\n`
             : `FAILED: ${report.problems.join("; ")}\n`,
         );
       }

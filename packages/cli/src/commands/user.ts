@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { profileKey } from "@rewards/core";
+import { dayTotalKey, profileKey } from "@rewards/core";
 import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
@@ -18,7 +18,9 @@ interface UserOptions {
 export function registerUser(program: Command): void {
   program
     .command("user")
-    .description("show a user's profile: XP, number of awards, last update; or repair its XP")
+    .description(
+      "show a user's profile: XP, number of awards, last update, and today's XP toward the daily cap; or repair its XP",
+    )
     .argument("<userId>", "the user id, exactly as in the events")
     .option(
       "--set-xp <n>",
@@ -88,8 +90,27 @@ export function registerUser(program: Command): void {
       }
       if (!item)
         throw new CliError(`no profile for user ${JSON.stringify(userId)}: nothing was ever awarded to it`);
+      const day = new Date().toISOString().slice(0, 10);
+      const dayItem = (
+        await dynamo.send(
+          new GetCommand({
+            TableName: config.TABLE_NAME,
+            Key: dayTotalKey(userId, day),
+            ConsistentRead: true,
+          }),
+        )
+      ).Item;
+      // Without a day item the user earned nothing capped today (or the worker runs without a cap).
+      const today = { day, xp: dayItem?.xp ?? 0, dailyCap: config.REWARDS_DAILY_XP_CAP ?? null };
       const profile = { userId, xp: item.xp, awards: item.awards, updatedAt: item.updatedAt };
-      if (options.json) printJson(profile);
-      else printPairs(profile);
+      if (options.json) printJson({ ...profile, today });
+      else printPairs({ ...profile, today: todayLine(today) });
     });
+}
+
+/** `2026-12-01: 30 of 50 XP (daily cap)`, or the day's XP alone when no cap is configured here. */
+function todayLine(today: { day: string; xp: unknown; dailyCap: number | null }): string {
+  return today.dailyCap === null
+    ? `${today.day}: ${String(today.xp)} XP toward a daily cap (REWARDS_DAILY_XP_CAP not set here)`
+    : `${today.day}: ${String(today.xp)} of ${today.dailyCap} XP (daily cap)`;
 }

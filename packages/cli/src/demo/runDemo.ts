@@ -11,7 +11,7 @@ import { replayFailures } from "../grants/failedBatches";
 import { receiveGrants } from "../grants/receiveGrants";
 import { createStreamsClient } from "../grants/tableStream";
 import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
-import { compareXp, type Mismatch } from "../profiles";
+import { compareXp, dayTotalsOver, type Mismatch } from "../profiles";
 import { queueCounts } from "../queues/queueCounts";
 import { waitUntilDrained } from "../queues/waitForDrain";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
@@ -44,6 +44,12 @@ export interface DemoReport {
   /** Outcomes as the worker reported them; a lost answer can turn `awarded` into `failed` then `duplicate`. */
   awarded: number;
   duplicates: number;
+  /** Awards the daily cap left at 0 XP (their intents spent). */
+  capped: number;
+  /** The worker's REWARDS_DAILY_XP_CAP for the run; null: none. */
+  dailyCap: number | null;
+  /** Users' days whose total ended above the cap (must be none). */
+  overCap: number;
   /** Messages in the DLQ after processing, replayed from it, and back in it after the replay. */
   parked: number;
   replayed: number;
@@ -147,7 +153,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     // The worker function reaches DynamoDB through the fault proxy, as if it were AWS's.
     const worker = await startLocalWorker({
       config: configFrom(
-        { ...stack.env, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint, LOG_LEVEL: "silent" },
+        {
+          ...stack.env,
+          AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
+          LOG_LEVEL: "silent",
+          ...(options.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(options.dailyCap) }),
+        },
         "TABLE_NAME",
         "QUEUE_URL",
       ),
@@ -174,8 +185,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const { stats } = worker;
     const problems: string[] = [];
     const progress = () => {
-      const { awarded, duplicate, parked } = stats.outcomes;
-      options.onProgress?.(Math.min(sent.sent, awarded + duplicate + parked), sent.sent);
+      const { awarded, duplicate, parked, capped } = stats.outcomes;
+      options.onProgress?.(Math.min(sent.sent, awarded + duplicate + parked + capped), sent.sent);
     };
     const drain = async (what: string) => {
       const result = await waitUntilDrained(sqs, config.QUEUE_URL, {
@@ -222,6 +233,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
 
     phase("verifying every user's XP and award count");
     const check = await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp);
+    const overCap =
+      options.dailyCap === undefined ? [] : await dayTotalsOver(dynamo, config.TABLE_NAME, options.dailyCap);
     const faults = proxy.counts();
     const report: DemoReport = {
       ok: false,
@@ -234,6 +247,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       staleSent: traffic.counts.stale,
       awarded: stats.outcomes.awarded,
       duplicates: stats.outcomes.duplicate,
+      capped: stats.outcomes.capped,
+      dailyCap: options.dailyCap ?? null,
+      overCap: overCap.length,
       parked,
       replayed: replay.replayed,
       parkedAgain,
@@ -260,6 +276,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (report.paid !== report.uniqueIntents)
       problems.push(`${report.paid} intents paid for ${report.uniqueIntents} unique intents`);
     if (check.mismatches.length > 0) problems.push(`${check.mismatches.length} users with wrong XP`);
+    if (overCap.length > 0) problems.push(`${overCap.length} users' days above the daily cap`);
     if (report.parked !== report.poisonSent + report.staleSent)
       problems.push(
         `${report.parked} messages in the DLQ for ${report.poisonSent} poison and ${report.staleSent} stale sent`,
@@ -270,8 +287,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(
         `${report.parkedAgain} back in the DLQ after replaying ${report.replayed} poison messages`,
       );
-    if (grants.announced !== report.paid)
-      problems.push(`${grants.announced} reward.granted ids for ${report.paid} awards paid`);
+    // A capped-to-zero award is spent but pays nothing: it announces nothing.
+    if (grants.announced !== grants.awards)
+      problems.push(`${grants.announced} reward.granted ids for ${grants.awards} awards that paid XP`);
     if (grants.missing.length > 0) problems.push(`${grants.missing.length} awards never announced`);
     if (grants.unexpected.length > 0)
       problems.push(`${grants.unexpected.length} reward.granted ids that name no award`);

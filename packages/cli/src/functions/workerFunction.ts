@@ -19,7 +19,11 @@ export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRun
   const { config } = options;
   const deployed: Record<string, string> = workerEnvironment(
     { tableName: config.TABLE_NAME, dlqUrl: config.DLQ_URL ?? "" },
-    { logLevel: config.LOG_LEVEL, concurrency: config.REWARDS_CONCURRENCY },
+    {
+      logLevel: config.LOG_LEVEL,
+      concurrency: config.REWARDS_CONCURRENCY,
+      dailyCap: config.REWARDS_DAILY_XP_CAP,
+    },
   );
   if (!config.DLQ_URL) delete deployed.DLQ_URL;
   return startFunctionProcess({

@@ -52,8 +52,10 @@ export async function* awardedGuards(
     const result: GuardPage = { grants: [], unreadable: [] };
     for (const item of page.Items ?? []) {
       const guard = guardImageSchema.safeParse(item);
-      if (guard.success) result.grants.push(rewardGranted(guard.data));
-      else
+      if (guard.success) {
+        // Capped to 0 XP: the intent is spent, nothing was paid, nothing announced.
+        if (guard.data.amount > 0) result.grants.push(rewardGranted(guard.data));
+      } else
         result.unreadable.push({
           pk: String(item.pk),
           reason: describeIssues(toIssues(guard.error.issues)),

@@ -14,6 +14,11 @@ export interface TrafficOptions {
    */
   old?: number;
   seed: number;
+  /**
+   * The worker's REWARDS_DAILY_XP_CAP, for the expectations: a user's XP of a day is then
+   * min(cap, what that day's intents ask), whatever order they are paid in (signups aside).
+   */
+  dailyCap?: number | undefined;
   /** "Now" for the events' times (default: the clock); fixed, a seed reproduces byte-identical bodies. */
   epoch?: Date;
 }
@@ -30,7 +35,7 @@ export interface TrafficMessage {
 
 export interface Traffic {
   messages: TrafficMessage[];
-  /** XP each user must end with: unique valid intents × their rule's XP. */
+  /** XP each user must end with: unique valid intents × their rule's XP (capped per UTC day under a cap). */
   expectedXp: Record<string, number>;
   uniqueIntents: number;
   counts: Record<TrafficKind, number>;
@@ -60,7 +65,9 @@ export function generateTraffic(options: TrafficOptions): Traffic {
   const streakDays = new Map<string, number>();
   const staleBodies: TrafficMessage[] = [];
   const emitted: Array<{ type: EventType; data: Record<string, string> }> = [];
-  const expectedXp: Record<string, number> = {};
+  /** XP asked per user and UTC day of the event's time; the cap applies to each day's sum. */
+  const asked = new Map<string, Map<string, number>>();
+  const uncapped: Record<string, number> = {};
   const counts: Record<TrafficKind, number> = { unique: 0, duplicate: 0, invalid: 0, stale: 0 };
   const messages: TrafficMessage[] = [];
   let sequence = 0;
@@ -106,12 +113,16 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     emitted.push(intent);
     counts.unique++;
     const userId = intent.data.userId as string;
-    expectedXp[userId] = (expectedXp[userId] ?? 0) + rules[intent.type].xp;
-    messages.push({
-      kind: "unique",
-      type: intent.type,
-      body: JSON.stringify(envelope(intent.type, intent.data, time)),
-    });
+    const event = envelope(intent.type, intent.data, time);
+    const rule = rules[intent.type];
+    if (options.dailyCap !== undefined && rule.dailyCapped) {
+      // Undated events count toward the day they are sent: the epoch's.
+      const day = (event.time ?? epoch.toISOString()).slice(0, 10);
+      const days = asked.get(userId) ?? new Map<string, number>();
+      days.set(day, (days.get(day) ?? 0) + rule.xp);
+      asked.set(userId, days);
+    } else uncapped[userId] = (uncapped[userId] ?? 0) + rule.xp;
+    messages.push({ kind: "unique", type: intent.type, body: JSON.stringify(event) });
   };
   const stale = (type: EventType, data: Record<string, string>, time?: Date) => {
     const message = { kind: "stale" as const, type, body: JSON.stringify(envelope(type, data, time)) };
@@ -184,6 +195,11 @@ export function generateTraffic(options: TrafficOptions): Traffic {
       continue;
     }
     pay(newIntent());
+  }
+  const expectedXp: Record<string, number> = { ...uncapped };
+  for (const [userId, days] of asked) {
+    for (const xp of days.values())
+      expectedXp[userId] = (expectedXp[userId] ?? 0) + Math.min(options.dailyCap as number, xp);
   }
   return { messages, expectedXp, uniqueIntents: counts.unique, counts };
 }

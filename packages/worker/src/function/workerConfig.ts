@@ -1,4 +1,5 @@
 import {
+  dailyCapVariable,
   type Environment,
   type LogLevel,
   logLevelSchema,
@@ -24,11 +25,7 @@ const workerConfigSchema = z.object({
     .min(1, "must be at least 1")
     .max(1000, "must be at most 1000")
     .default(resources.worker.concurrency),
-  REWARDS_DAILY_XP_CAP: z.coerce
-    .number()
-    .int("must be a whole number")
-    .min(1, "must be a positive whole number (unset it for no cap)")
-    .optional(),
+  REWARDS_DAILY_XP_CAP: dailyCapVariable(),
 });
 
 export type WorkerConfig = z.output<typeof workerConfigSchema> & { logLevel: LogLevel };
