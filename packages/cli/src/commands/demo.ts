@@ -22,9 +22,9 @@ interface DemoCommandOptions {
 
 /**
  * The demo's cap: its traffic (2,000 events over 100 users, about 20 intents each, all of one
- * day) asks about 300 XP a user, so a cap of 200 cuts some awards and leaves others at 0.
+ * day) asks about 200 XP a user, so a cap of 150 cuts some awards and leaves others at 0.
  */
-const DEMO_DAILY_CAP = 200;
+const DEMO_DAILY_CAP = 150;
 
 export function registerDemo(program: Command): void {
   addTrafficOptions(
