@@ -132,6 +132,25 @@ describe("one transaction per user per batch (§5a)", () => {
     expect((await profileOf(reader(deps), deps.tableName, user))?.awards).toBe(100);
   });
 
+  it("FIFO: a group's run of one user's consecutive records is one transaction; order kept", async ({
+    env,
+  }) => {
+    const deps = depsFor(env);
+    const sent = transactions(deps);
+    const [ann, bob] = [newUser("fifo-ann"), newUser("fifo-bob")];
+    const fifo = { groupId: "g1", queueArn: "arn:aws:sqs:us-east-1:000000000000:rewards-events.fifo" };
+    const records = [
+      sqsRecord(completed(ann, "a"), fifo),
+      sqsRecord(completed(ann, "b"), fifo),
+      sqsRecord(completed(bob, "a"), fifo),
+      sqsRecord(completed(ann, "c"), fifo),
+    ];
+    const { results } = await processBatch(deps, sqsEvent(records), lambdaContext());
+    expect(results.map((r) => r.outcome)).toEqual(["awarded", "awarded", "awarded", "awarded"]);
+    expect(sent().map((t) => t.TransactItems.length)).toEqual([3, 2, 2]);
+    expect(await xpOf(deps, ann)).toBe(60);
+  });
+
   it("a poisoned profile rejects only its user's records; another user in the batch is paid", async ({
     env,
   }) => {
