@@ -96,7 +96,7 @@ function guardItem(award: AwardRequest, paid: number, context: AwardPlanContext)
 }
 
 /**
- * The one transaction of one user's awards (docs/design.md, "One transaction per user"):
+ * The one transaction of one user's awards (docs/awards.md):
  * guard i is item i, each a conditional put in the order given (an expired guard still in
  * the table counts as absent, so the outcome never depends on when the TTL sweeper runs);
  * then ONE profile update with their sum and count; then, under a daily cap, one update per

@@ -74,7 +74,7 @@ function classifyCancellation(reasons: CancellationReason[]): ErrorClass {
  * A cancellation that is an answer about particular items — a failed condition (a guard
  * already there, a day's total at the cap) or an item refused for good — with nothing in it
  * that another try could change: the award path reads it item by item instead of retrying
- * it whole (docs/design.md, "One transaction per user").
+ * it whole (docs/awards.md).
  */
 export function isItemLevelCancellation(error: unknown): boolean {
   const reasons = cancellationReasons(error);

@@ -37,7 +37,7 @@ export const requiredText = () => z.string({ error: "is required" });
 
 export const urlVariable = () => z.url({ error: "must be a URL" });
 
-/** `REWARDS_DAILY_XP_CAP`: XP one user may earn per UTC day (docs/events.md, "The daily cap"); unset: no cap. */
+/** `REWARDS_DAILY_XP_CAP`: XP one user may earn per UTC day (docs/awards.md, "The daily cap"); unset: no cap. */
 export const dailyCapVariable = () =>
   z.coerce
     .number({ error: "must be a positive whole number (unset it for no cap)" })

@@ -56,7 +56,7 @@ export const rules = {
     keyParts: (data: { userId: string }) => [data.userId, "signup.completed"],
     /** Kept forever: a signup is paid once per user, ever. */
     guardTtlSeconds: undefined,
-    /** A welcome, not earning: the daily cap (docs/events.md, "The daily cap") never cuts it. */
+    /** A welcome, not earning: the daily cap (docs/awards.md, "The daily cap") never cuts it. */
     dailyCapped: false,
   },
 } as const;

@@ -70,7 +70,7 @@ export function parkJudged(
 }
 
 /**
- * One user's awards, written together (docs/design.md, "One transaction per user"), to one
+ * One user's awards, written together (docs/awards.md), to one
  * result each in the order given. Never throws: every error becomes a result.
  */
 export async function awardJudged(
