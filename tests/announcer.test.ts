@@ -137,10 +137,8 @@ describe("the announcer on the local stream source and bus", () => {
   }) => {
     const table = await ownTable(stack);
     const user = `x-${randomUUID().slice(0, 6)}`;
-    await award(
-      table.env,
-      ["a", "b", "c", "d"].map((article) => completed(user, article)),
-    );
+    // One batch each: four transactions, so each guard's record is followed by its profile's.
+    for (const article of ["a", "b", "c", "d"]) await award(table.env, [completed(user, article)]);
     const poisoned = `IDEM#${user}#c#article.completed`;
     const { source, invocations, failures } = await sourceFor(
       table,

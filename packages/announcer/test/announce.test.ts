@@ -339,7 +339,7 @@ describe("announce", () => {
   });
 
   it('reports a record without a sequence number as "" (Lambda then retries the whole batch)', async () => {
-    const record = streamRecord("INSERT", guard(1, { amount: 0 }));
+    const record = streamRecord("INSERT", guard(1, { amount: -1 }));
     delete record.dynamodb?.SequenceNumber;
     const result = await announce(deps(scriptedBus().client).deps, streamEvent([record]));
     expect(result.response).toEqual({ batchItemFailures: [{ itemIdentifier: "" }] });
@@ -383,6 +383,28 @@ describe("judgeRecord", () => {
     expect(
       judgeRecord(withKeys({ pk: { S: "IDEM#user1#a1#article.completed" }, sk: { S: "IDEM" } })).kind,
     ).toBe("award");
+  });
+
+  it("an award the daily cap left at 0 XP announces nothing; a cut one says what was asked", () => {
+    expect(judgeRecord(streamRecord("INSERT", guard(1, { amount: 0, requested: 20 }))).kind).toBe("skip");
+    const cut = judgeRecord(streamRecord("INSERT", guard(1, { amount: 5, requested: 20 })));
+    expect(cut.kind === "award" && cut.grant.data).toMatchObject({ xp: 5, requestedXp: 20 });
+    const whole = judgeRecord(streamRecord("INSERT", guard(1)));
+    expect(whole.kind === "award" && whole.grant.data).not.toHaveProperty("requestedXp");
+  });
+
+  it("a revoked guard is a reward.revoked (a capped one too); without its reason it is unreadable", () => {
+    const revoked = { revokedAt: "2026-12-01T10:00:00.000Z", revokedReason: "producer bug" };
+    const judged = judgeRecord(streamRecord("MODIFY", guard(1, { amount: 0, ...revoked })));
+    expect(judged.kind === "award" && judged.grant).toMatchObject({
+      type: "reward.revoked",
+      time: "2026-12-01T10:00:00.000Z",
+      data: { xp: 0, revokedAt: "2026-12-01T10:00:00.000Z", reason: "producer bug" },
+    });
+    expect(judgeRecord(streamRecord("MODIFY", guard(1, { revokedAt: revoked.revokedAt })))).toMatchObject({
+      kind: "unreadable",
+      reason: "revokedReason: a revoked guard must say why",
+    });
   });
 
   it("names every field of a guard image it cannot read", () => {

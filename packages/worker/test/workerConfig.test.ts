@@ -9,7 +9,7 @@ describe("the worker's configuration", () => {
     expect(config).toEqual({
       TABLE_NAME: "t",
       AWS_REGION: "us-east-1",
-      REWARDS_CONCURRENCY: 10,
+      REWARDS_CONCURRENCY: 100,
       logLevel: "info",
     });
   });
