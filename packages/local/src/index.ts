@@ -28,6 +28,7 @@ export {
 export { lambdaEnvironment } from "./functionRuntime/lambdaEnvironment";
 export { type BusEvent, type BusRule, type LocalBus, startLocalBus } from "./localBus";
 export { LocalStackError } from "./localStackError";
+export { packageRoot } from "./packageRoot";
 export { createTable, type Provisioned, type ProvisionOptions, provision } from "./provision";
 export { pythonForMoto, startDynamo } from "./startDynamo";
 export { type LocalStack, type LocalStackOptions, startLocalStack } from "./startLocalStack";

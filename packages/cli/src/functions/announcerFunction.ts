@@ -19,7 +19,6 @@ export function startAnnouncerFunction(options: AnnouncerFunctionOptions): Funct
     ...options,
     functionName: "rewards-announcer-local",
     handlerModule: "@rewards/announcer",
-    artifact: new URL("../../../announcer/dist/handler.mjs", import.meta.url),
     memoryMb: resources.announcer.memoryMb,
     deployed: announcerEnvironment({ busName: config.BUS_NAME }, { logLevel: config.LOG_LEVEL }),
     endpoints: ["AWS_ENDPOINT_URL_EVENTBRIDGE"],

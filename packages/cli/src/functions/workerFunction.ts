@@ -26,7 +26,6 @@ export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRun
     ...options,
     functionName: "rewards-worker-local",
     handlerModule: "@rewards/worker",
-    artifact: new URL("../../../worker/dist/handler.mjs", import.meta.url),
     memoryMb: resources.worker.memoryMb,
     deployed,
     endpoints: ["AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_DYNAMODB"],
