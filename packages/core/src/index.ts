@@ -58,7 +58,8 @@ export {
   replayAttributes,
   TooLargeToPark,
 } from "./parkedMessage";
-export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
+export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./parkReason";
+export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./readParkedMessage";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export {
