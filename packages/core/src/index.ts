@@ -25,6 +25,12 @@ export { createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
 export { type Envelope, userIdSchema } from "./envelope";
 export {
+  MAX_PUT_EVENTS_BYTES,
+  MAX_PUT_EVENTS_ENTRIES,
+  putEventsEntryBytes,
+  type SizedEntry,
+} from "./eventBridgeLimits";
+export {
   eventJsonSchema,
   eventSchemaFor,
   rewardGrantedJsonSchema,
