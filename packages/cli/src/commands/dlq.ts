@@ -8,7 +8,7 @@ import { describeReplay, type ReplayFilter, replayDlq, replayNative } from "../d
 import { type ReplayVerdict, VERDICT_WORDS } from "../dlq/replayVerdict";
 import { integer, rate } from "../options";
 import { plural, printJson, printPairs, printTable } from "../output";
-import { type Progress, progressBar } from "../progress";
+import { progressFor } from "../progress";
 import { queueCounts } from "../queues/queueCounts";
 
 interface ReplayCommandOptions {
@@ -121,13 +121,8 @@ export function registerDlq(program: Command): void {
       const judging = options.dryRun === true || options.skipPaid === true;
       const config = commandConfig("DLQ_URL", "QUEUE_URL", ...(judging ? (["TABLE_NAME"] as const) : []));
       const { sqs, dynamo } = clientsFor(config);
-      let bar: Progress | undefined;
-      const onProgress = options.json
-        ? undefined
-        : (done: number, total: number) => {
-            bar ??= progressBar("replay", total);
-            bar.update(done);
-          };
+      const progress = progressFor(options.json, "replay");
+      const { onProgress } = progress;
       if (options.native) {
         if (options.type || options.error || options.user || options.max || judging)
           throw new CliError(
@@ -138,7 +133,7 @@ export function registerDlq(program: Command): void {
           rate: options.rate,
           onProgress,
         });
-        bar?.stop();
+        progress.stop();
         if (options.json) printJson(moved);
         else process.stdout.write(`${moved.moved} moved by SQS (${moved.status})\n`);
         return;
@@ -150,7 +145,7 @@ export function registerDlq(program: Command): void {
           ? { judge: { dynamo, tableName: config.TABLE_NAME, now: Date.now() } }
           : {}),
       });
-      bar?.stop();
+      progress.stop();
       if (options.json) printJson(report);
       else process.stdout.write(`${describeReplay(report)}\n`);
       if (report.failed > 0) process.exitCode = 1;
