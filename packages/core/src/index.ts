@@ -23,28 +23,16 @@ export {
 } from "./decodeEvent";
 export { createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
-export { type Envelope, userIdSchema } from "./envelope";
+export type { Envelope } from "./envelope";
 export {
   MAX_PUT_EVENTS_BYTES,
   MAX_PUT_EVENTS_ENTRIES,
   putEventsEntryBytes,
   type SizedEntry,
 } from "./eventBridgeLimits";
-export {
-  eventJsonSchema,
-  eventSchemaFor,
-  rewardGrantedJsonSchema,
-  rewardRevokedJsonSchema,
-} from "./eventJsonSchema";
+export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
-export {
-  type EventTime,
-  eventTimeOf,
-  firstSentAtOf,
-  judgeEventTime,
-  MAX_AHEAD_MS,
-  type QueueTimes,
-} from "./eventTime";
+export { eventTimeOf, firstSentAtOf, judgeEventTime, type QueueTimes } from "./eventTime";
 export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
 export { PROFILE_UPDATE, planGuardTransaction } from "./guardTransaction";
 export {
@@ -70,7 +58,6 @@ export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export {
   type Announcement,
-  type GuardImage,
   grantId,
   guardImageSchema,
   type RewardGranted,
@@ -81,7 +68,7 @@ export {
   rewardRevoked,
   rewardRevokedSchema,
 } from "./rewardGranted";
-export { epochMsOfRfc3339, RFC3339_PATTERN } from "./rfc3339";
+export { epochMsOfRfc3339 } from "./rfc3339";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";

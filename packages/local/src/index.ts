@@ -2,7 +2,6 @@ export { acknowledge } from "./eventSource/batchResponse";
 export { type Checkpoints, fileCheckpoints, memoryCheckpoints } from "./eventSource/checkpoints";
 export { DeliveryCounts } from "./eventSource/deliveryCounts";
 export { lambdaContext } from "./eventSource/lambdaContext";
-export { toLambdaRecord } from "./eventSource/lambdaRecord";
 export {
   type BatchHandler,
   type BatchSummary,
