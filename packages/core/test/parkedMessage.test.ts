@@ -93,6 +93,29 @@ describe("the DLQ format: parkedMessage.ts writes, readParkedMessage.ts reads", 
     expect(parked).not.toHaveProperty("type");
   });
 
+  it("takes the type and user from the body where it says them: unwrapped, or a message attribute's type", () => {
+    const read = (body: string, attributes: Message["MessageAttributes"] = {}) =>
+      readParkedMessage({ MessageId: "m", Body: body, MessageAttributes: attributes });
+    const fields = (parked: ReturnType<typeof read>) => ({ type: parked.type, userId: parked.userId });
+    const sns = JSON.stringify({ Type: "Notification", Message: JSON.stringify(event), TopicArn: "arn" });
+    expect(fields(read(sns))).toEqual({ type: "article.completed", userId: "u-1" });
+    expect(
+      fields(read(source.body, { type: { DataType: "String", StringValue: "from.attribute" } })),
+    ).toEqual({
+      type: "from.attribute",
+      userId: "u-1",
+    });
+    for (const body of ["null", "3", '"text"', "{", JSON.stringify({ type: 7, data: { userId: 8 } })])
+      expect(fields(read(body)), body).toEqual({ type: undefined, userId: undefined });
+    expect(fields(read(JSON.stringify({ type: "t" })))).toEqual({ type: "t", userId: undefined });
+    expect(readParkedMessage({})).toMatchObject({
+      messageId: "",
+      sourceMessageId: "",
+      body: "",
+      parkedAt: "",
+    });
+  });
+
   it("names every error once: the park codes, then redriven", () => {
     expect(DLQ_ERRORS).toEqual([...PARK_CODES, "redriven"]);
     expect(new Set(DLQ_ERRORS).size).toBe(DLQ_ERRORS.length);
