@@ -5,14 +5,9 @@ import { integer, ratio } from "../options";
 import { printJson, printPairs, printTable } from "../output";
 import { progressFor } from "../progress";
 import { cliLogger } from "../stdErrLogger";
-import { addTrafficOptions, checkTrafficShares } from "../traffic/trafficOptions";
+import { addTrafficOptions, checkTrafficShares, type TrafficOptionValues } from "../traffic/trafficOptions";
 
-interface DemoCommandOptions {
-  events: number;
-  users: number;
-  duplicates: number;
-  invalid: number;
-  old: number;
+interface DemoCommandOptions extends TrafficOptionValues {
   seed: number;
   faultRate: number;
   timeout?: number;
