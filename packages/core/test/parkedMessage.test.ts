@@ -1,15 +1,8 @@
 import type { Message } from "@aws-sdk/client-sqs";
 import { describe, expect, it } from "vitest";
-import {
-  buildParkedMessage,
-  DLQ_ERRORS,
-  PARK_ATTRIBUTES,
-  PARK_CODES,
-  parkReason,
-  REDRIVEN,
-  readParkedMessage,
-  replayAttributes,
-} from "../src/index";
+import { buildParkedMessage, PARK_ATTRIBUTES, replayAttributes } from "../src/parkedMessage";
+import { PARK_CODES, parkReason } from "../src/parkReason";
+import { DLQ_ERRORS, REDRIVEN, readParkedMessage } from "../src/readParkedMessage";
 
 const now = new Date("2026-12-01T10:00:00.000Z");
 const SENT = "2026-12-01T09:00:00.000Z";
