@@ -1,9 +1,12 @@
 /// <reference path="./.sst/platform/config.d.ts" />
 
 /**
- * The SST app: the events queue and its DLQ, the table with TTL, and the worker subscribed
- * with partial batch responses. Names and settings come from packages/core/src/resources.ts,
- * the definition the local stack provisions from too.
+ * The SST app (infra/rewards.ts): the events queue and its DLQ with the worker subscribed
+ * (partial batch responses); the table with TTL and its stream, with the announcer subscribed
+ * through the award filter, publishing to the RewardsBus and sending given-up batches to the
+ * AnnouncerFailures queue; the alarms, and the producers' access to the queue. Names and
+ * settings come from `@rewards/core/deploy` (packages/core/src/resources.ts), the definition
+ * the local stack provisions from too.
  */
 export default $config({
   app(input) {

@@ -13,18 +13,21 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import {
+  checkGrants,
+  configFrom,
+  deployedAnnouncerSettings,
+  type FunctionCode,
+  generateTraffic,
+  receiveGrants,
+  sendTraffic,
+  startLocalAnnouncer,
+  startLocalWorker,
+  waitForDrain,
+  waitUntilAnnounced,
+} from "@rewards/cli";
 import { createDynamoClient, createLogger, createSqsClient, resources } from "@rewards/core";
 import { startFaultProxy, startLocalStack } from "@rewards/local";
-import { configFrom } from "../packages/cli/src/cliConfig";
-import type { FunctionCode } from "../packages/cli/src/functions/functionProcess";
-import { deployedAnnouncerSettings, startLocalAnnouncer } from "../packages/cli/src/functions/localAnnouncer";
-import { startLocalWorker } from "../packages/cli/src/functions/localWorker";
-import { checkGrants } from "../packages/cli/src/grants/checkGrants";
-import { receiveGrants } from "../packages/cli/src/grants/receiveGrants";
-import { waitUntilAnnounced } from "../packages/cli/src/grants/waitUntilAnnounced";
-import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
-import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
-import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 
 const { values } = parseArgs({
   options: {

@@ -10,14 +10,10 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { compareXp, generateTraffic, queueCounts, sendTraffic, waitForDrain } from "@rewards/cli";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { startLocalStack } from "@rewards/local";
 import { childrenOf, startCli } from "@rewards/testing";
-import { compareXp } from "../packages/cli/src/profiles";
-import { queueCounts } from "../packages/cli/src/queues/queueCounts";
-import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
-import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
-import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 
 const { values } = parseArgs({
   options: {

@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { generateTraffic } from "@rewards/cli";
 import {
   createTable,
   type FaultRule,
@@ -17,11 +18,10 @@ import {
   startFaultProxy,
   startLocalStack,
 } from "@rewards/local";
+import { sqsRecord } from "@rewards/testing";
 import type { SqsBatchHandler } from "@rewards/worker";
 import type { SQSRecord } from "aws-lambda";
 import pLimit from "p-limit";
-import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
-import { sqsRecord } from "../packages/testing/src/lambdaEvents";
 import { type Peer, peers } from "./peers";
 import { itemSizeBytes, readUnits, transactionalWriteUnits, writeUnits } from "./peers/capacity";
 import { documentClient } from "./peers/peer";

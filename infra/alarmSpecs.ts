@@ -1,4 +1,4 @@
-import { resources } from "../packages/core/src/resources";
+import { resources } from "@rewards/core/deploy";
 
 export interface AlarmSpec<Name = string> {
   name: string;

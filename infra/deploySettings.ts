@@ -1,6 +1,5 @@
+import { readConfig, resources } from "@rewards/core/deploy";
 import { z } from "zod";
-import { readConfig } from "../packages/core/src/config";
-import { resources } from "../packages/core/src/resources";
 
 /** A comma-separated list, each item matching `pattern`; unset: empty. */
 function list(pattern: RegExp, what: string) {

@@ -1,4 +1,4 @@
-import { eventTypes } from "../packages/core/src/rules";
+import { eventTypes } from "@rewards/core/deploy";
 import type { DeploySettings } from "./deploySettings";
 
 /**

@@ -1,5 +1,4 @@
-import { announcerEnvironment, workerEnvironment } from "../packages/core/src/functionEnvironment";
-import { resources } from "../packages/core/src/resources";
+import { announcerEnvironment, resources, workerEnvironment } from "@rewards/core/deploy";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
 import { deploySettings } from "./deploySettings";

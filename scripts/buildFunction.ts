@@ -1,8 +1,9 @@
 /**
  * `npm run build:function`: the deployable bundles of both functions
  * (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs), built with the
- * options infra/ gives SST (infra/functionBuild.ts). Prints each bundle's size. `--function
- * worker|announcer` builds one; `--metafile FILE` writes esbuild's metafile (what the bytes
+ * options infra/ gives SST (infra/functionBuild.ts), and the `rewards` command's bundle
+ * (packages/cli/dist, scripts/buildCli.ts). Prints each bundle's size. `--function
+ * worker|announcer` builds that function alone; `--metafile FILE` writes esbuild's metafile (what the bytes
  * are); `--variant` builds an alternative for the cold-start benchmark (`unminified`, or
  * `sdk-external`: the SDK left to the runtime) to `--outfile`.
  */
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
 import { type FunctionName, functionBuild, functionEntries } from "../infra/functionBuild";
+import { buildCli } from "./buildCli";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -66,5 +68,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       metafile: values.metafile,
     });
     process.stdout.write(`${outfile.replace(root, "")}: ${(bytes / 1024).toFixed(0)} KiB\n`);
+  }
+  if (!values.function && !values.variant) {
+    const { outdir, bytes } = await buildCli();
+    process.stdout.write(`${outdir.replace(root, "")}/: ${(bytes / 1024).toFixed(0)} KiB\n`);
   }
 }

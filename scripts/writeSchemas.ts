@@ -1,6 +1,7 @@
 /**
  * `npm run schemas`: writes schemas/*.schema.json from the zod schemas the worker validates
- * with. tests/schemas.test.ts fails when the committed files drift from them.
+ * with, and the bus announces with. tests/contract.test.ts ("the committed schemas/ files are
+ * exactly what the zod schemas generate") fails when the committed files drift from them.
  */
 import { writeFile } from "node:fs/promises";
 import { eventJsonSchema, eventTypes, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "@rewards/core";

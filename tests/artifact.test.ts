@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { queueCounts } from "@rewards/cli";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import {
   type BatchSummary,
@@ -26,7 +27,6 @@ import {
 import type { SQSBatchResponse } from "aws-lambda";
 import { pino } from "pino";
 import { describe, expect } from "vitest";
-import { queueCounts } from "../packages/cli/src/queues/queueCounts";
 
 // The bundle `npm run build:function` wrote (npm test's pretest step builds it).
 const ARTIFACT = fileURLToPath(new URL("../packages/worker/dist/handler.mjs", import.meta.url));

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { queueCounts, waitForDrain } from "@rewards/cli";
 import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
 import type { Provisioned } from "@rewards/local";
 import { startPoller } from "@rewards/local";
@@ -10,8 +11,6 @@ import { completed, eventBody, runCli, signup, stackTest } from "@rewards/testin
 import { createWorkerDeps, processBatch } from "@rewards/worker";
 import pino from "pino";
 import { beforeAll, describe, expect } from "vitest";
-import { queueCounts } from "../packages/cli/src/queues/queueCounts";
-import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 
 const it = stackTest({ visibilityTimeoutSeconds: 2 });
 let sqs: SQSClient;

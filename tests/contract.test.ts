@@ -4,6 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { waitForDrain } from "@rewards/cli";
 import {
   createSqsClient,
   decodeEvent,
@@ -20,7 +21,6 @@ import { createWorkerDeps } from "@rewards/worker";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { SCHEMA_FILES } from "../scripts/writeSchemas";
 
 const it = stackTest({ visibilityTimeoutSeconds: 2 });

@@ -1,16 +1,12 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { compareXp, generateTraffic, queueCounts, sendTraffic, waitForDrain } from "@rewards/cli";
 import { createDynamoClient, createSqsClient } from "@rewards/core";
 import { type Provisioned, startFaultProxy } from "@rewards/local";
 import { completed, drain, stackTest, startCli, startCountingPoller, waitFor } from "@rewards/testing";
 import { createWorkerDeps, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { compareXp } from "../packages/cli/src/profiles";
-import { queueCounts } from "../packages/cli/src/queues/queueCounts";
-import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
-import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
-import { sendTraffic } from "../packages/cli/src/traffic/sendTraffic";
 
 const logger = pino({ level: "silent" });
 // Lambda's rule: the invocation timeout is shorter than the visibility timeout (2 s here,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { queueCounts } from "@rewards/cli";
 import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
 import { startFaultProxy } from "@rewards/local";
 import {
@@ -19,7 +20,6 @@ import {
 import { createWorkerDeps, processBatch } from "@rewards/worker";
 import type { SQSMessageAttributes } from "aws-lambda";
 import { describe, expect } from "vitest";
-import { queueCounts } from "../packages/cli/src/queues/queueCounts";
 
 const it = stackTest({ visibilityTimeoutSeconds: 2 });
 const cliIn = (env: Record<string, string>) => (args: string[], stdin?: string) => runCli(args, env, stdin);

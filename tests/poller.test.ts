@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { queueCounts } from "@rewards/cli";
 import { createSqsClient } from "@rewards/core";
 import {
   type BatchHandler,
@@ -13,7 +14,6 @@ import { stackTest, waitFor } from "@rewards/testing";
 import type { SQSEvent } from "aws-lambda";
 import pino from "pino";
 import { describe, expect } from "vitest";
-import { queueCounts } from "../packages/cli/src/queues/queueCounts";
 
 const fixture = JSON.parse(
   readFileSync(new URL("./fixtures/lambda-sqs-event.aws-docs.json", import.meta.url), "utf8"),

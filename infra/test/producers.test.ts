@@ -1,4 +1,4 @@
-import { eventTypes } from "@rewards/core";
+import { eventTypes } from "@rewards/core/deploy";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../deploySettings";
 import { all, one } from "./helpers";

@@ -1,4 +1,4 @@
-import { resources } from "@rewards/core";
+import { resources } from "@rewards/core/deploy";
 import { beforeAll, describe, expect, it } from "vitest";
 import { all, expectNothingElse, named, one, roleStatements, WORKER } from "./helpers";
 import { type ProgramRun, runSstProgram } from "./runSstProgram";

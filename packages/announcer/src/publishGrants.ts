@@ -8,15 +8,14 @@ import {
   classifyError,
   type Deadline,
   describeError,
+  MAX_PUT_EVENTS_BYTES,
+  MAX_PUT_EVENTS_ENTRIES,
+  putEventsEntryBytes,
   type RetryPolicy,
   resources,
   retryRemainder,
   signalFor,
 } from "@rewards/core";
-
-/** EventBridge's limits: 10 entries a PutEvents call, 256 KB a call (and so an entry). */
-const MAX_ENTRIES = 10;
-const MAX_CALL_BYTES = 256 * 1024;
 
 export interface PublishDeps {
   client: EventBridgeClient;
@@ -48,18 +47,16 @@ export function busEntry(grant: Announcement, busName: string): PutEventsRequest
   };
 }
 
-/** How EventBridge sizes an entry: its Source, DetailType, Detail and Resources, plus 14 bytes for Time. */
-function entryBytes(entry: PutEventsRequestEntry): number {
-  return Buffer.byteLength(`${entry.Source}${entry.DetailType}${entry.Detail}`) + 14;
-}
-
 /** Consecutive chunks of at most 10 entries and 256 KB, in order. */
 function chunks(pending: readonly Pending[]): Pending[][] {
   const result: Pending[][] = [];
   let current: Pending[] = [];
   let bytes = 0;
   for (const item of pending) {
-    if (current.length === MAX_ENTRIES || (current.length > 0 && bytes + item.bytes > MAX_CALL_BYTES)) {
+    if (
+      current.length === MAX_PUT_EVENTS_ENTRIES ||
+      (current.length > 0 && bytes + item.bytes > MAX_PUT_EVENTS_BYTES)
+    ) {
       result.push(current);
       current = [];
       bytes = 0;
@@ -85,7 +82,7 @@ export async function publishGrants(
   const failed = new Map<string, Unpublished>();
   const pending = grants.map(({ key, grant }) => {
     const entry = busEntry(grant, deps.busName);
-    return { key, entry, bytes: entryBytes(entry) };
+    return { key, entry, bytes: putEventsEntryBytes(entry) };
   });
   for (const chunk of chunks(pending)) {
     const lastErrors = new Map<string, { name: string; message: string }>();

@@ -1,24 +1,9 @@
 import { createRequire } from "node:module";
-import { ConfigError, logLevelSchema } from "@rewards/core";
-import { FunctionError, LocalStackError, PollerOptionsError } from "@rewards/local";
 import { Command, CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./cliError";
-import { registerAnnouncer } from "./commands/announcer";
-import { registerDemo } from "./commands/demo";
-import { registerDev } from "./commands/dev";
-import { registerDlq } from "./commands/dlq";
-import { registerEnv } from "./commands/env";
-import { registerGrants } from "./commands/grants";
-import { registerGuard } from "./commands/guard";
-import { registerLoad } from "./commands/load";
-import { registerPublish } from "./commands/publish";
-import { registerQueue } from "./commands/queue";
-import { registerSchema } from "./commands/schema";
-import { registerUser } from "./commands/user";
-import { registerVerify } from "./commands/verify";
-import { registerWorker } from "./commands/worker";
+import { COMMANDS, chosenCommand } from "./commandList";
 
-const { version } = createRequire(import.meta.url)("../package.json") as { version: string };
+const { version } = createRequire(import.meta.url)("@rewards/cli/package.json") as { version: string };
 
 function commandPath(command: Command): string {
   const names: string[] = [];
@@ -26,30 +11,32 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
-function buildProgram(): Command {
-  const program = new Command()
+/** `rewards` with no commands. */
+export function bareProgram(): Command {
+  return new Command()
     .name("rewards")
     .description(
       "Reading rewards, paid exactly once. Targets the local stack when the AWS_ENDPOINT_URL_* variables point at it (`rewards dev` prints them), AWS otherwise.",
     )
     .version(version, "--version", "print the version");
-  for (const register of [
-    registerDemo,
-    registerDev,
-    registerPublish,
-    registerLoad,
-    registerVerify,
-    registerWorker,
-    registerAnnouncer,
-    registerQueue,
-    registerDlq,
-    registerGrants,
-    registerGuard,
-    registerUser,
-    registerSchema,
-    registerEnv,
-  ]) {
-    register(program);
+}
+
+/**
+ * The program with the command `argv` runs, loaded; with none named (`--help`, `--version`,
+ * a misspelling), every command as its help line only, which is all commander needs to
+ * list them or suggest one (see commandList.ts).
+ */
+export async function buildProgram(argv: readonly string[]): Promise<Command> {
+  const program = bareProgram();
+  const chosen = chosenCommand(argv);
+  if (chosen) (await chosen.load())(program);
+  else {
+    for (const { name, description } of COMMANDS) program.command(name).description(description);
+    const terms = new Map(COMMANDS.map(({ name, term }) => [name, term]));
+    const help = program.createHelp();
+    program.configureHelp({
+      subcommandTerm: (command) => terms.get(command.name()) ?? help.subcommandTerm(command),
+    });
   }
   // Set on each command (subcommands do not inherit them): usage errors are one line with
   // a hint, in our own `rewards:` voice, and end in an exit code rather than process.exit.
@@ -118,8 +105,11 @@ function describeUnreachable(code: string, address: string, env: NodeJS.ProcessE
   return `cannot reach ${service} at ${url} (${what}, from ${variable}): is the local stack running (\`npx rewards dev\`)? Otherwise check ${variable}`;
 }
 
-/** Errors are one line on stderr; a stack trace only with LOG_LEVEL=debug. */
-function exitCodeFor(error: unknown): number {
+/**
+ * Errors are one line on stderr; a stack trace only with LOG_LEVEL=debug. Beyond commander's
+ * own, the error classes are loaded only when one is thrown (see buildProgram).
+ */
+async function exitCodeFor(error: unknown): Promise<number> {
   if (error instanceof CommanderError) {
     if (
       error.code === "commander.helpDisplayed" ||
@@ -129,6 +119,8 @@ function exitCodeFor(error: unknown): number {
       return EXIT_OK;
     return EXIT_USAGE;
   }
+  const [{ ConfigError, logLevelSchema }, { FunctionError, LocalStackError, PollerOptionsError }] =
+    await Promise.all([import("@rewards/core"), import("@rewards/local")]);
   if (error instanceof PollerOptionsError) {
     process.stderr.write(`rewards: ${error.message}\n`);
     return EXIT_USAGE;
@@ -147,9 +139,9 @@ function exitCodeFor(error: unknown): number {
 
 export async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv)).parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : EXIT_OK;
   } catch (error) {
-    return exitCodeFor(error);
+    return await exitCodeFor(error);
   }
 }

@@ -4,7 +4,7 @@ import { rewardGrantedSchema, rewardRevokedSchema } from "./rewardGranted";
 import { type EventType, eventTypes, rules } from "./rules";
 
 /** The whole event of one type, as zod: the envelope with that type's `data`. */
-export function eventSchemaFor(type: EventType) {
+function eventSchemaFor(type: EventType) {
   const rule = rules[type];
   return envelopeSchema.extend({ type: z.literal(type), data: rule.schema }).meta({
     title: type,

@@ -41,22 +41,16 @@ export {
 } from "./decodeEvent";
 export { createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
-export { type Envelope, userIdSchema } from "./envelope";
+export type { Envelope } from "./envelope";
 export {
-  eventJsonSchema,
-  eventSchemaFor,
-  rewardGrantedJsonSchema,
-  rewardRevokedJsonSchema,
-} from "./eventJsonSchema";
+  MAX_PUT_EVENTS_BYTES,
+  MAX_PUT_EVENTS_ENTRIES,
+  putEventsEntryBytes,
+  type SizedEntry,
+} from "./eventBridgeLimits";
+export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
-export {
-  type EventTime,
-  eventTimeOf,
-  firstSentAtOf,
-  judgeEventTime,
-  MAX_AHEAD_MS,
-  type QueueTimes,
-} from "./eventTime";
+export { eventTimeOf, firstSentAtOf, judgeEventTime, type QueueTimes } from "./eventTime";
 export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
 export {
   dayTotalKey,
@@ -76,12 +70,12 @@ export {
   replayAttributes,
   TooLargeToPark,
 } from "./parkedMessage";
-export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
+export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./parkReason";
+export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./readParkedMessage";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export {
   type Announcement,
-  type GuardImage,
   grantId,
   guardImageSchema,
   type RewardGranted,
@@ -92,7 +86,7 @@ export {
   rewardRevoked,
   rewardRevokedSchema,
 } from "./rewardGranted";
-export { epochMsOfRfc3339, RFC3339_PATTERN } from "./rfc3339";
+export { epochMsOfRfc3339 } from "./rfc3339";
 export {
   type EventType,
   eventTypes,

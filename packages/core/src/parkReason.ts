@@ -1,5 +1,6 @@
 /** Why a message can never succeed; the value of the `rewards.error` DLQ attribute. */
-export type ParkCode = "invalid_json" | "invalid_event" | "unknown_type" | "stale" | "rejected";
+export const PARK_CODES = ["invalid_json", "invalid_event", "unknown_type", "stale", "rejected"] as const;
+export type ParkCode = (typeof PARK_CODES)[number];
 
 export interface ParkReason {
   code: ParkCode;

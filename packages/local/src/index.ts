@@ -2,7 +2,6 @@ export { acknowledge } from "./eventSource/batchResponse";
 export { type Checkpoints, fileCheckpoints, memoryCheckpoints } from "./eventSource/checkpoints";
 export { DeliveryCounts } from "./eventSource/deliveryCounts";
 export { lambdaContext } from "./eventSource/lambdaContext";
-export { toLambdaRecord } from "./eventSource/lambdaRecord";
 export {
   type BatchHandler,
   type BatchSummary,
@@ -28,6 +27,7 @@ export {
 export { lambdaEnvironment } from "./functionRuntime/lambdaEnvironment";
 export { type BusEvent, type BusRule, type LocalBus, startLocalBus } from "./localBus";
 export { LocalStackError } from "./localStackError";
+export { packageRoot } from "./packageRoot";
 export { createTable, type Provisioned, type ProvisionOptions, provision } from "./provision";
 export { pythonForMoto, startDynamo } from "./startDynamo";
 export { type LocalStack, type LocalStackOptions, startLocalStack } from "./startLocalStack";

@@ -1,7 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { type EventPattern, matchesPattern, retry, seededRandom } from "@rewards/core";
+import {
+  type EventPattern,
+  MAX_PUT_EVENTS_BYTES,
+  MAX_PUT_EVENTS_ENTRIES,
+  matchesPattern,
+  putEventsEntryBytes,
+  retry,
+  type SizedEntry,
+  seededRandom,
+} from "@rewards/core";
 import { listenOnLoopback } from "./loopbackServer";
 
 /** What EventBridge hands a rule's target: the envelope around an entry's Detail. */
@@ -46,16 +55,10 @@ export interface LocalBus {
 }
 
 const ACCOUNT = "000000000000";
-const MAX_ENTRIES = 10;
-const MAX_REQUEST_BYTES = 256 * 1024;
 
-interface Entry {
-  Source?: unknown;
-  DetailType?: unknown;
-  Detail?: unknown;
+interface Entry extends SizedEntry {
   EventBusName?: unknown;
   Time?: unknown;
-  Resources?: unknown;
 }
 
 class BusError extends Error {
@@ -65,15 +68,6 @@ class BusError extends Error {
   ) {
     super(message);
   }
-}
-
-/** EventBridge's size of an entry: Source, DetailType, Detail, Resources, and 14 bytes for Time. */
-function entryBytes(entry: Entry): number {
-  const utf8 = (value: unknown) => (typeof value === "string" ? Buffer.byteLength(value) : 0);
-  const resources = Array.isArray(entry.Resources)
-    ? entry.Resources.reduce((n: number, r) => n + utf8(r), 0)
-    : 0;
-  return utf8(entry.Source) + utf8(entry.DetailType) + utf8(entry.Detail) + resources + 14;
 }
 
 /** EventBridge's envelope time: whole seconds, UTC. */
@@ -118,12 +112,12 @@ export async function startLocalBus(options: LocalBusOptions): Promise<LocalBus>
 
   async function putEvents(request: { Entries?: Entry[] }) {
     const entries = request.Entries ?? [];
-    if (entries.length === 0 || entries.length > MAX_ENTRIES)
+    if (entries.length === 0 || entries.length > MAX_PUT_EVENTS_ENTRIES)
       throw new BusError(
         "ValidationException",
-        `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_ENTRIES}`,
+        `1 validation error detected: Value at 'entries' failed to satisfy constraint: Member must have length between 1 and ${MAX_PUT_EVENTS_ENTRIES}`,
       );
-    if (entries.reduce((n, entry) => n + entryBytes(entry), 0) > MAX_REQUEST_BYTES)
+    if (entries.reduce((n, entry) => n + putEventsEntryBytes(entry), 0) > MAX_PUT_EVENTS_BYTES)
       throw new BusError(
         "ValidationException",
         "Total size of the entries in the request is over the limit.",

@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { readLocalConfig } from "./localConfig";
 import { LocalStackError } from "./localStackError";
+import { packageRoot } from "./packageRoot";
 import type { RunningService } from "./startSqs";
 
-const LAUNCHER = fileURLToPath(new URL("../moto/dynamodb_server.py", import.meta.url));
-/** Where `scripts/bootstrap.mjs` puts moto when the system Python lacks it. */
-const PROJECT_VENV_PYTHON = fileURLToPath(new URL("../../../.venv/bin/python", import.meta.url));
+const LAUNCHER = join(packageRoot("@rewards/local"), "moto", "dynamodb_server.py");
+/** Where `scripts/bootstrap.mjs` puts moto when the system Python lacks it (the repository's root). */
+const PROJECT_VENV_PYTHON = join(packageRoot("@rewards/local"), "..", "..", ".venv", "bin", "python");
 /** The launcher's exit code for "moto is missing or the wrong version". */
 const EXIT_MOTO_MISSING = 3;
 const START_TIMEOUT_MS = 20_000;

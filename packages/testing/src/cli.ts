@@ -1,7 +1,13 @@
 import { execFile, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 
-export const REWARDS_BIN = fileURLToPath(new URL("../../cli/bin/rewards.js", import.meta.url));
+/** The `rewards` bin as npm declares it (packages/cli/package.json), found through the package. */
+export const REWARDS_BIN = (() => {
+  const manifest = createRequire(import.meta.url).resolve("@rewards/cli/package.json");
+  const { bin } = createRequire(import.meta.url)(manifest) as { bin: { rewards: string } };
+  return join(dirname(manifest), bin.rewards);
+})();
 
 export interface CliRun {
   code: number;

@@ -3,16 +3,11 @@ import { commandConfig } from "../cliConfig";
 import { runDemo } from "../demo/runDemo";
 import { integer, ratio } from "../options";
 import { printJson, printPairs, printTable } from "../output";
-import { type Progress, progressBar } from "../progress";
+import { progressFor } from "../progress";
 import { cliLogger } from "../stdErrLogger";
-import { addTrafficOptions, checkTrafficShares } from "../traffic/trafficOptions";
+import { addTrafficOptions, checkTrafficShares, type TrafficOptionValues } from "../traffic/trafficOptions";
 
-interface DemoCommandOptions {
-  events: number;
-  users: number;
-  duplicates: number;
-  invalid: number;
-  old: number;
+interface DemoCommandOptions extends TrafficOptionValues {
   seed: number;
   faultRate: number;
   dailyCap: number;
@@ -57,8 +52,7 @@ export function registerDemo(program: Command): void {
     .action(async (options: DemoCommandOptions) => {
       checkTrafficShares(options);
       const logger = cliLogger("rewards-demo", commandConfig().LOG_LEVEL ?? "warn");
-      let bar: Progress | undefined;
-      let lastLine = 0;
+      const progress = progressFor(options.json, "processed", { linesEveryMs: 5000 });
       const { dailyCap, ...rest } = options;
       const report = await runDemo({
         ...rest,
@@ -68,23 +62,12 @@ export function registerDemo(program: Command): void {
         onPhase: options.json
           ? undefined
           : (phase) => {
-              bar?.stop();
-              bar = undefined;
+              progress.stop();
               process.stderr.write(`• ${phase}\n`);
             },
-        onProgress: options.json
-          ? undefined
-          : (done, total) => {
-              if (process.stderr.isTTY) {
-                bar ??= progressBar("processed", total);
-                bar.update(done);
-              } else if (Date.now() - lastLine >= 5000) {
-                lastLine = Date.now();
-                process.stderr.write(`  processed ${done} of ${total}\n`);
-              }
-            },
+        onProgress: progress.onProgress,
       });
-      bar?.stop();
+      progress.stop();
       if (options.json) printJson(report);
       else {
         printPairs({

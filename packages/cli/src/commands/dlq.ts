@@ -1,4 +1,5 @@
 import { PurgeQueueCommand } from "@aws-sdk/client-sqs";
+import { DLQ_ERRORS } from "@rewards/core";
 import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
@@ -7,10 +8,8 @@ import { describeReplay, type ReplayFilter, replayDlq, replayNative } from "../d
 import { type ReplayVerdict, VERDICT_WORDS } from "../dlq/replayVerdict";
 import { integer, rate } from "../options";
 import { plural, printJson, printPairs, printTable } from "../output";
-import { type Progress, progressBar } from "../progress";
+import { progressFor } from "../progress";
 import { queueCounts } from "../queues/queueCounts";
-
-const ERROR_CODES = ["invalid_json", "invalid_event", "unknown_type", "stale", "rejected", "redriven"];
 
 interface ReplayCommandOptions {
   type?: string;
@@ -29,8 +28,8 @@ const clip = (text: string, max: number) =>
   [...text].length > max ? `${[...text].slice(0, max - 1).join("")}…` : text;
 
 function checkErrorCode(code: string | undefined): void {
-  if (code !== undefined && !ERROR_CODES.includes(code))
-    throw new CliError(`--error must be one of ${ERROR_CODES.join(", ")}`, 2);
+  if (code !== undefined && !(DLQ_ERRORS as readonly string[]).includes(code))
+    throw new CliError(`--error must be one of ${DLQ_ERRORS.join(", ")}`, 2);
 }
 
 export function registerDlq(program: Command): void {
@@ -79,7 +78,7 @@ export function registerDlq(program: Command): void {
     .description("show parked messages and why they were parked, without removing them")
     .option("--max <n>", "at most this many", integer(1, 1000), 10)
     .option("--type <type>", "only events of this type")
-    .option("--error <code>", `only messages parked for this reason: ${ERROR_CODES.join(", ")}`)
+    .option("--error <code>", `only messages parked for this reason: ${DLQ_ERRORS.join(", ")}`)
     .option("--user <userId>", "only events of this user")
     .option("--json", "print JSON (with full bodies)")
     .action(async (options: { max: number; json?: boolean } & ReplayFilter) => {
@@ -103,7 +102,7 @@ export function registerDlq(program: Command): void {
       "send parked messages back to QUEUE_URL, one copy per source message, send first and delete after (safe: the guard pays each intent once)",
     )
     .option("--type <type>", "only events of this type")
-    .option("--error <code>", `only messages parked for this reason: ${ERROR_CODES.join(", ")}`)
+    .option("--error <code>", `only messages parked for this reason: ${DLQ_ERRORS.join(", ")}`)
     .option("--user <userId>", "only events of this user")
     .option("--max <n>", "at most this many messages", integer(1))
     .option("--rate <n/s>", "at most this many sends per second", rate)
@@ -122,13 +121,8 @@ export function registerDlq(program: Command): void {
       const judging = options.dryRun === true || options.skipPaid === true;
       const config = commandConfig("DLQ_URL", "QUEUE_URL", ...(judging ? (["TABLE_NAME"] as const) : []));
       const { sqs, dynamo } = clientsFor(config);
-      let bar: Progress | undefined;
-      const onProgress = options.json
-        ? undefined
-        : (done: number, total: number) => {
-            bar ??= progressBar("replay", total);
-            bar.update(done);
-          };
+      const progress = progressFor(options.json, "replay");
+      const { onProgress } = progress;
       if (options.native) {
         if (options.type || options.error || options.user || options.max || judging)
           throw new CliError(
@@ -139,7 +133,7 @@ export function registerDlq(program: Command): void {
           rate: options.rate,
           onProgress,
         });
-        bar?.stop();
+        progress.stop();
         if (options.json) printJson(moved);
         else process.stdout.write(`${moved.moved} moved by SQS (${moved.status})\n`);
         return;
@@ -151,7 +145,7 @@ export function registerDlq(program: Command): void {
           ? { judge: { dynamo, tableName: config.TABLE_NAME, now: Date.now() } }
           : {}),
       });
-      bar?.stop();
+      progress.stop();
       if (options.json) printJson(report);
       else process.stdout.write(`${describeReplay(report)}\n`);
       if (report.failed > 0) process.exitCode = 1;

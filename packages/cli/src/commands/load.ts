@@ -7,14 +7,9 @@ import { progressBar } from "../progress";
 import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from "../queues/drainOptions";
 import { generateTraffic } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
-import { addTrafficOptions, checkTrafficShares } from "../traffic/trafficOptions";
+import { addTrafficOptions, checkTrafficShares, type TrafficOptionValues } from "../traffic/trafficOptions";
 
-interface LoadOptions {
-  events: number;
-  users: number;
-  duplicates: number;
-  invalid: number;
-  old: number;
+interface LoadOptions extends TrafficOptionValues {
   seed: number;
   rate?: number;
   expect?: string;

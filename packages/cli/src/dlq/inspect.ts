@@ -1,8 +1,8 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type ParkedMessage, readParkedMessage } from "@rewards/core";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
-import { describeParked, type ParkedMessage } from "./parkedMessage";
 import { matches, type ReplayFilter } from "./replay";
 import { judgeParked, type ReplayVerdict, tallyVerdicts } from "./replayVerdict";
 
@@ -20,7 +20,7 @@ export async function peekDlq(
   const held = await holdMessages(sqs, dlqUrl, filtered ? (await queueCounts(sqs, dlqUrl)).visible : max, 30);
   await release(sqs, dlqUrl, held);
   return held
-    .map(describeParked)
+    .map(readParkedMessage)
     .filter((parked) => matches(parked, filter))
     .slice(0, max);
 }
@@ -56,7 +56,7 @@ export async function dlqStats(
   const counts = await queueCounts(sqs, dlqUrl);
   const held = await holdMessages(sqs, dlqUrl, sample, 30);
   await release(sqs, dlqUrl, held);
-  const bySource = new Map(held.map(describeParked).map((p) => [p.sourceMessageId, p]));
+  const bySource = new Map(held.map(readParkedMessage).map((p) => [p.sourceMessageId, p]));
   const distinct = [...bySource.values()];
   const judged = await judgeParked(distinct, judge.dynamo, judge.tableName, judge.now);
   return {

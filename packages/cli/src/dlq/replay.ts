@@ -9,12 +9,17 @@ import {
   StartMessageMoveTaskCommand,
 } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { decodeEvent, describeError, replayAttributes } from "@rewards/core";
+import {
+  decodeEvent,
+  describeError,
+  type ParkedMessage,
+  readParkedMessage,
+  replayAttributes,
+} from "@rewards/core";
 import { CliError } from "../cliError";
 import { plural } from "../output";
 import { queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
-import { describeParked, type ParkedMessage } from "./parkedMessage";
 import { judgeParked, type ReplayVerdict, tallyVerdicts, VERDICT_WORDS } from "./replayVerdict";
 
 export interface ReplayFilter {
@@ -134,7 +139,7 @@ export async function replayDlq(
   const held = await holdMessages(sqs, dlqUrl, counts.visible, HOLD_SECONDS);
   const judged = options.judge
     ? await judgeParked(
-        held.map(describeParked),
+        held.map(readParkedMessage),
         options.judge.dynamo,
         options.judge.tableName,
         options.judge.now,
@@ -156,7 +161,7 @@ export async function replayDlq(
   let done = 0;
   for (const message of held) {
     options.onProgress?.(done++, held.length);
-    const parked = describeParked(message);
+    const parked = readParkedMessage(message);
     if (parked.parkedAt !== "" && parked.parkedAt >= startedAt) {
       report.parkedDuringReplay++;
       toRelease.push(message);
@@ -317,7 +322,7 @@ export async function replayNative(
 ): Promise<{ moved: number; status: string }> {
   const held = await holdMessages(sqs, dlqUrl, (await queueCounts(sqs, dlqUrl)).visible, HOLD_SECONDS);
   await release(sqs, dlqUrl, held);
-  const unsafe = held.map(describeParked).filter(agedByArrivalOnly);
+  const unsafe = held.map(readParkedMessage).filter(agedByArrivalOnly);
   if (unsafe.length > 0) {
     throw new CliError(
       `--native would move ${plural(unsafe.length, "message")} whose event has no time and that carry no rewards.firstSentAt ` +

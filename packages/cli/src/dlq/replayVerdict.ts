@@ -1,6 +1,12 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { classifyError, decodeEvent, guardKey, judgeEventTime, retryRemainder } from "@rewards/core";
-import type { ParkedMessage } from "./parkedMessage";
+import {
+  classifyError,
+  decodeEvent,
+  guardKey,
+  judgeEventTime,
+  type ParkedMessage,
+  retryRemainder,
+} from "@rewards/core";
 
 /**
  * What replaying a parked message would do now: `pay` (no live guard for its intent), `paid`

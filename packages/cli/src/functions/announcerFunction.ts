@@ -1,16 +1,9 @@
 import { announcerEnvironment, resources } from "@rewards/core";
 import type { FunctionRuntime } from "@rewards/local";
-import type { CliConfig } from "../cliConfig";
-import { type FunctionCode, startFunctionProcess } from "./functionProcess";
+import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 
-export interface AnnouncerFunctionOptions {
-  code: FunctionCode;
-  /** The shell's configuration: the bus, endpoints, region and credentials the function gets. */
-  config: CliConfig<"BUS_NAME">;
-  timeoutMs: number;
-  onStdout?: (line: string) => void;
-  onStderr?: (line: string) => void;
-}
+/** Its config: the shell's, for the bus, endpoints, region and credentials the function gets. */
+export type AnnouncerFunctionOptions = LocalFunctionOptions<"BUS_NAME">;
 
 /** The announcer function with the environment the deployment gives it (announcerEnvironment, as infra/ calls it). */
 export function startAnnouncerFunction(options: AnnouncerFunctionOptions): FunctionRuntime {
@@ -19,7 +12,6 @@ export function startAnnouncerFunction(options: AnnouncerFunctionOptions): Funct
     ...options,
     functionName: "rewards-announcer-local",
     handlerModule: "@rewards/announcer",
-    artifact: new URL("../../../announcer/dist/handler.mjs", import.meta.url),
     memoryMb: resources.announcer.memoryMb,
     deployed: announcerEnvironment({ busName: config.BUS_NAME }, { logLevel: config.LOG_LEVEL }),
     endpoints: ["AWS_ENDPOINT_URL_EVENTBRIDGE"],

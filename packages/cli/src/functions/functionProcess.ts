@@ -1,15 +1,28 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFunctionRuntime, type FunctionRuntime, lambdaEnvironment } from "@rewards/local";
+import { createFunctionRuntime, type FunctionRuntime, lambdaEnvironment, packageRoot } from "@rewards/local";
 import type { CliConfig } from "../cliConfig";
 
 /** Which code of a function runs: its TypeScript source, or the deployable bundle (npm run build:function). */
 export type FunctionCode = "source" | "artifact";
 
+/**
+ * How a command starts one of the functions locally: which code, the shell's configuration
+ * (with the variables `Needs` set: what the function gets of it is the function's own
+ * business), its timeout, and where its output lines go.
+ */
+export interface LocalFunctionOptions<Needs extends keyof CliConfig<never> = never> {
+  code: FunctionCode;
+  config: CliConfig<Needs>;
+  timeoutMs: number;
+  onStdout?: (line: string) => void;
+  onStderr?: (line: string) => void;
+}
+
 export interface FunctionProcessOptions {
   functionName: string;
-  /** The package whose `./handler` is the source, and the bundle `npm run build:function` writes. */
-  handlerModule: string;
-  artifact: URL;
+  /** The package whose `./handler` is the source, and whose dist/handler.mjs is the bundle `npm run build:function` writes. */
+  handlerModule: `@rewards/${string}`;
   code: FunctionCode;
   memoryMb: number;
   timeoutMs: number;
@@ -44,7 +57,7 @@ export function startFunctionProcess(options: FunctionProcessOptions): FunctionR
   return createFunctionRuntime({
     entry:
       options.code === "artifact"
-        ? fileURLToPath(options.artifact)
+        ? join(packageRoot(options.handlerModule), "dist", "handler.mjs")
         : fileURLToPath(import.meta.resolve(`${options.handlerModule}/handler`)),
     functionName,
     memoryMb,

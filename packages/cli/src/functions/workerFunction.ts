@@ -1,18 +1,11 @@
 import { resources, workerEnvironment } from "@rewards/core";
 import type { FunctionRuntime } from "@rewards/local";
-import type { CliConfig } from "../cliConfig";
-import { type FunctionCode, startFunctionProcess } from "./functionProcess";
+import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 
 export type { FunctionCode } from "./functionProcess";
 
-export interface WorkerFunctionOptions {
-  code: FunctionCode;
-  /** The shell's configuration: the table, DLQ, endpoints, region and credentials the function gets. */
-  config: CliConfig<"TABLE_NAME">;
-  timeoutMs: number;
-  onStdout?: (line: string) => void;
-  onStderr?: (line: string) => void;
-}
+/** Its config: the shell's, for the table, DLQ, endpoints, region and credentials the function gets. */
+export type WorkerFunctionOptions = LocalFunctionOptions<"TABLE_NAME">;
 
 /** The worker function with the environment the deployment gives it (workerEnvironment, as infra/ calls it). */
 export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRuntime {
@@ -30,7 +23,6 @@ export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRun
     ...options,
     functionName: "rewards-worker-local",
     handlerModule: "@rewards/worker",
-    artifact: new URL("../../../worker/dist/handler.mjs", import.meta.url),
     memoryMb: resources.worker.memoryMb,
     deployed,
     endpoints: ["AWS_ENDPOINT_URL_SQS", "AWS_ENDPOINT_URL_DYNAMODB"],

@@ -15,7 +15,7 @@ export interface ReceivedGrant {
 }
 
 /** A grant from the body an EventBridge rule's SQS target receives: the envelope, `detail` the CloudEvent. */
-export function grantOfMessage(message: Message): ReceivedGrant {
+function grantOfMessage(message: Message): ReceivedGrant {
   const base = { messageId: message.MessageId };
   let envelope: { detail?: unknown };
   try {

@@ -2,7 +2,7 @@ import type { SQSClient } from "@aws-sdk/client-sqs";
 import { Option } from "commander";
 import { CliError } from "../cliError";
 import { integer } from "../options";
-import { type Progress, progressBar } from "../progress";
+import { progressFor } from "../progress";
 import { waitUntilDrained } from "./waitForDrain";
 
 export interface WaitOptions {
@@ -22,7 +22,7 @@ export const waitTimeoutOption = () =>
  * much is left; a timeout is a failure (exit 1) that says what was still there.
  */
 export async function waitForQueue(sqs: SQSClient, queueUrl: string, timeoutSeconds: number, quiet = false) {
-  let bar: Progress | undefined;
+  const progress = progressFor(quiet, "waiting for the queue");
   let peak = 0;
   let last = { visible: 0, inFlight: 0, delayed: 0 };
   const result = await waitUntilDrained(sqs, queueUrl, {
@@ -31,12 +31,10 @@ export async function waitForQueue(sqs: SQSClient, queueUrl: string, timeoutSeco
       last = counts;
       const left = counts.visible + counts.inFlight + counts.delayed;
       peak = Math.max(peak, left);
-      if (quiet || peak === 0) return;
-      bar ??= progressBar("waiting for the queue", peak);
-      bar.update(peak - left);
+      if (peak > 0) progress.onProgress?.(peak - left, peak);
     },
   });
-  bar?.stop();
+  progress.stop();
   if (result !== "drained") {
     throw new CliError(
       `the queue did not drain within ${timeoutSeconds} s (still ${last.visible} visible, ${last.inFlight} in flight, ${last.delayed} delayed): is a worker running?`,

@@ -6,6 +6,15 @@ import { integer, ratio } from "../options";
  * The options that shape generated traffic, for `rewards load` and `rewards demo` alike
  * (they differ only in defaults), and the check the shares have to pass together.
  */
+/** What addTrafficOptions adds, as commander parses it. */
+export interface TrafficOptionValues {
+  events: number;
+  users: number;
+  duplicates: number;
+  invalid: number;
+  old: number;
+}
+
 export function addTrafficOptions(command: Command, defaults: { events: number; old: number }): Command {
   const options = [
     new Option("--events <n>", "messages to send").argParser(integer(1)).default(defaults.events),

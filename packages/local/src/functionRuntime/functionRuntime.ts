@@ -1,11 +1,12 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import type { Context } from "aws-lambda";
 import { contextFields } from "../eventSource/lambdaContext";
+import { packageRoot } from "../packageRoot";
 
-const BOOTSTRAP = fileURLToPath(new URL("./bootstrap.mjs", import.meta.url));
+const BOOTSTRAP = join(packageRoot("@rewards/local"), "src", "functionRuntime", "bootstrap.mjs");
 /** Lambda's limit on the init phase, which does not count against the function timeout. */
 const INIT_TIMEOUT_MS = 10_000;
 

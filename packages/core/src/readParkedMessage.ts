@@ -1,5 +1,18 @@
 import type { Message } from "@aws-sdk/client-sqs";
-import { firstSentAtOf, PARK_ATTRIBUTES, unwrapEnvelope } from "@rewards/core";
+import { firstSentAtOf } from "./eventTime";
+import { PARK_ATTRIBUTES } from "./parkedMessage";
+import { PARK_CODES } from "./parkReason";
+import { unwrapEnvelope } from "./unwrapEnvelope";
+
+/**
+ * The read half of the DLQ format (parkedMessage.ts writes it): what `rewards dlq` shows,
+ * filters on, counts and replays. Pure.
+ */
+
+/** The error of a copy SQS's redrive policy moved: it carries no rewards.* attributes. */
+export const REDRIVEN = "redriven";
+/** Every `error` a parked message can have: a park code, or redriven. */
+export const DLQ_ERRORS = [...PARK_CODES, REDRIVEN] as const;
 
 /** A DLQ message as an operator reads it. One redriven by SQS itself has no rewards.* attributes. */
 export interface ParkedMessage {
@@ -43,8 +56,8 @@ function firstSentAt(message: Message, parked: string): { firstSentAt?: string }
   return known ? { firstSentAt: new Date(known.ms).toISOString() } : {};
 }
 
-/** Pure: everything `rewards dlq` shows, filters on and counts, from one received message. */
-export function describeParked(message: Message): ParkedMessage {
+/** Everything `rewards dlq` shows, filters on and counts, from one received message. */
+export function readParkedMessage(message: Message): ParkedMessage {
   const attribute = (name: string) => message.MessageAttributes?.[name]?.StringValue ?? "";
   const body = message.Body ?? "";
   const fields = eventFields(body);
@@ -53,7 +66,7 @@ export function describeParked(message: Message): ParkedMessage {
   return {
     messageId,
     sourceMessageId: attribute(PARK_ATTRIBUTES.sourceMessageId) || messageId,
-    error: attribute(PARK_ATTRIBUTES.error) || "redriven",
+    error: attribute(PARK_ATTRIBUTES.error) || REDRIVEN,
     reason:
       attribute(PARK_ATTRIBUTES.reason) || "moved by the queue's redrive policy after repeated failures",
     parkedAt: attribute(PARK_ATTRIBUTES.parkedAt),

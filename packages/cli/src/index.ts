@@ -1,0 +1,20 @@
+/**
+ * The CLI's building blocks, for what drives the system from outside a command (bench/,
+ * tests/, the soak run): configuration from the environment, traffic, queue counts and
+ * draining, the local functions, and reading the announcements. The commands are thin over
+ * the same modules.
+ */
+export { type CliConfig, configFrom } from "./cliConfig";
+export type { FunctionCode } from "./functions/functionProcess";
+export { deployedAnnouncerSettings, startLocalAnnouncer } from "./functions/localAnnouncer";
+export { startLocalWorker } from "./functions/localWorker";
+export { checkGrants } from "./grants/checkGrants";
+export { replayFailures } from "./grants/failedBatches";
+export { receiveGrants } from "./grants/receiveGrants";
+export { createStreamsClient } from "./grants/tableStream";
+export { waitUntilAnnounced } from "./grants/waitUntilAnnounced";
+export { compareXp, readProfiles } from "./profiles";
+export { queueCounts } from "./queues/queueCounts";
+export { waitForDrain } from "./queues/waitForDrain";
+export { generateTraffic } from "./traffic/generateTraffic";
+export { sendTraffic } from "./traffic/sendTraffic";
