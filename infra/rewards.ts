@@ -2,6 +2,7 @@ import { announcerEnvironment, workerEnvironment } from "../packages/core/src/fu
 import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
+import { consumerAccess } from "./consumerAccess";
 import { deploySettings } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { producerAccess } from "./producerAccess";
@@ -42,7 +43,12 @@ function functionSettings(
 export function createRewards() {
   const { table, queue, deadLetterQueue, redrive, worker, announcer, announcerFailureQueue } = resources;
   const production = $app.stage === "production";
-  const settings = deploySettings();
+  // The stage's settings file (infra/stages/<stage>.json) if it has one; production must.
+  const settings = deploySettings(process.env, {
+    stage: $app.stage,
+    root: $cli.paths.root,
+    requireFile: production,
+  });
 
   const rewardsTable = new sst.aws.Dynamo("Rewards", {
     fields: { [table.partitionKey]: "string", [table.sortKey]: "string" },
@@ -97,6 +103,7 @@ export function createRewards() {
 
   // Awards as events: the bus consumers write rules on, and where given-up batches go.
   const bus = new sst.aws.Bus("RewardsBus");
+  consumerAccess({ name: bus.name }, settings);
   const announcerFailures = new sst.aws.Queue("AnnouncerFailures", {
     transform: {
       queue: { messageRetentionSeconds: announcerFailureQueue.retentionSeconds, sqsManagedSseEnabled: true },

@@ -98,10 +98,16 @@ export async function runSstProgram(stage: string, env: Record<string, string> =
     join(bundle, "handler.mjs"),
     "export const handler = async () => ({ batchItemFailures: [] });\n",
   );
+  // Production deploys only from its settings file; a test that names none gets an empty one.
+  const programEnv = { ...env };
+  if (stage === "production" && env.REWARDS_STAGE_SETTINGS === undefined) {
+    programEnv.REWARDS_STAGE_SETTINGS = join(work, "production.json");
+    await writeFile(programEnv.REWARDS_STAGE_SETTINGS, "{}\n");
+  }
   const rpcCalls: ProgramRun["rpcCalls"] = [];
   const server = await startRpcStandIn(bundle, rpcCalls);
   const saved = { ...process.env };
-  Object.assign(process.env, env, {
+  Object.assign(process.env, programEnv, {
     SST_SERVER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     PULUMI_NODEJS_STACK: stage,
   });
