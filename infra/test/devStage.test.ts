@@ -55,6 +55,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       eventBridgeBus: undefined,
       eventBridgeSources: [],
       producerAccounts: [],
+      consumerAccounts: [],
     });
   });
 });
