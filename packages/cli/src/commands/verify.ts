@@ -10,9 +10,12 @@ export function registerVerify(program: Command): void {
     .command("verify")
     .summary("compare users' XP with an expectation file (hand-written, or `rewards load --expect FILE`'s)")
     .description(
-      "compare each user an expectation file lists with the table's XP; exit 1 on any mismatch. The file is `{ \"users\": { \"<userId>\": <xp> } }`, written by hand or by `rewards load --expect FILE`",
+      'compare each user an expectation file lists with the table\'s XP; exit 1 on any mismatch. The file is `{ "users": { "<userId>": <xp> } }`, written by hand or by `rewards load --expect FILE`',
     )
-    .requiredOption("--expect <file>", "the expectation file (hand-written, or written by rewards load --expect)")
+    .requiredOption(
+      "--expect <file>",
+      "the expectation file (hand-written, or written by rewards load --expect)",
+    )
     .addOption(waitOption())
     .addOption(waitTimeoutOption())
     .option("--json", "print JSON")
