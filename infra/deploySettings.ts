@@ -79,6 +79,14 @@ export interface StageOptions {
   requireFile?: boolean;
 }
 
+/** The stages that deploy only from their settings file: the protected one. */
+export const STAGES_NEEDING_A_FILE = ["production"];
+
+/** How a deploy of `stage` finds its settings (SST's $app.stage and $cli.paths.root). */
+export function stageOptions(stage: string, root: string): StageOptions {
+  return { stage, root, requireFile: STAGES_NEEDING_A_FILE.includes(stage) };
+}
+
 const settingNames = Object.keys(deploySettingsSchema.shape) as Array<
   keyof typeof deploySettingsSchema.shape
 >;

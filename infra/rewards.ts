@@ -3,7 +3,7 @@ import { resources } from "../packages/core/src/resources";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
 import { consumerAccess } from "./consumerAccess";
-import { deploySettings } from "./deploySettings";
+import { deploySettings, stageOptions } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { producerAccess } from "./producerAccess";
 import { workerPermissions } from "./workerPermissions";
@@ -44,11 +44,7 @@ export function createRewards() {
   const { table, queue, deadLetterQueue, redrive, worker, announcer, announcerFailureQueue } = resources;
   const production = $app.stage === "production";
   // The stage's settings file (infra/stages/<stage>.json) if it has one; production must.
-  const settings = deploySettings(process.env, {
-    stage: $app.stage,
-    root: $cli.paths.root,
-    requireFile: production,
-  });
+  const settings = deploySettings(process.env, stageOptions($app.stage, $cli.paths.root));
 
   const rewardsTable = new sst.aws.Dynamo("Rewards", {
     fields: { [table.partitionKey]: "string", [table.sortKey]: "string" },

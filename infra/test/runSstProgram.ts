@@ -207,7 +207,11 @@ export async function runSstProgram(stage: string, env: Record<string, string> =
       return raw;
     });
     // Some resources register only after an apply() resolves (the function waits for its
-    // build over RPC): wait until registrations have stopped coming, not a fixed time.
+    // build over RPC; a policy for its data sources): first wait until Pulumi has no RPC in
+    // flight (what `pulumi up` waits for before it ends), then until registrations have
+    // stopped coming, not a fixed time.
+    const settings = await import(join(PLATFORM, "node_modules/@pulumi/pulumi/runtime/settings.js"));
+    await settings.waitForRPCs();
     let seen = -1;
     for (let quiet = 0; quiet < 5; ) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { deploySettings, stageSettingsPath } from "../deploySettings";
+import { deploySettings, stageOptions, stageSettingsPath } from "../deploySettings";
 import { all, one } from "./helpers";
 import { type ProgramRun, runSstProgram } from "./runSstProgram";
 
@@ -81,6 +81,12 @@ describe("settings per stage: infra/stages/<stage>.json", () => {
     ).toThrow(
       `invalid configuration: REWARDS_ALARM_EMAIL is "ops@example.com" in the deploying shell but unset in ${path}: a stage with a settings file takes its settings from the file (change the file, or unset the variable); REWARDS_SNS_TOPIC_ARNS is "arn:aws:sns:us-east-1:123456789012:other" in the deploying shell but "${TOPIC}" in ${path}: a stage with a settings file takes its settings from the file (change the file, or unset the variable)`,
     );
+  });
+
+  it("production, and only production, must have its file", () => {
+    expect(stageOptions("production", "/r")).toEqual({ stage: "production", root: "/r", requireFile: true });
+    for (const stage of ["dev", "pr-42", "producers"])
+      expect(stageOptions(stage, "/r")).toEqual({ stage, root: "/r", requireFile: false });
   });
 
   it("a stage without a file takes the shell's settings, unless it must have one (production)", () => {
