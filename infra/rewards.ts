@@ -1,7 +1,8 @@
 import { announcerEnvironment, resources, workerEnvironment } from "@rewards/core/deploy";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
-import { deploySettings } from "./deploySettings";
+import { consumerAccess } from "./consumerAccess";
+import { deploySettings, stageOptions } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { producerAccess } from "./producerAccess";
 import { workerPermissions } from "./workerPermissions";
@@ -41,7 +42,8 @@ function functionSettings(
 export function createRewards() {
   const { table, queue, deadLetterQueue, redrive, worker, announcer, announcerFailureQueue } = resources;
   const production = $app.stage === "production";
-  const settings = deploySettings();
+  // The stage's settings file (infra/stages/<stage>.json) if it has one; production must.
+  const settings = deploySettings(process.env, stageOptions($app.stage, $cli.paths.root));
 
   const rewardsTable = new sst.aws.Dynamo("Rewards", {
     fields: { [table.partitionKey]: "string", [table.sortKey]: "string" },
@@ -78,7 +80,10 @@ export function createRewards() {
       // Explicit permissions and names in the environment instead of `link`.
       permissions: workerPermissions(rewardsTable.arn, dlq.arn),
       // The same variables the local function runtime sets (workerEnvironment).
-      environment: workerEnvironment({ tableName: rewardsTable.name, dlqUrl: dlq.url }),
+      environment: workerEnvironment(
+        { tableName: rewardsTable.name, dlqUrl: dlq.url },
+        { dailyCap: settings.dailyCap },
+      ),
     },
     {
       batch: {
@@ -96,6 +101,7 @@ export function createRewards() {
 
   // Awards as events: the bus consumers write rules on, and where given-up batches go.
   const bus = new sst.aws.Bus("RewardsBus");
+  consumerAccess({ name: bus.name }, settings);
   const announcerFailures = new sst.aws.Queue("AnnouncerFailures", {
     transform: {
       queue: { messageRetentionSeconds: announcerFailureQueue.retentionSeconds, sqsManagedSseEnabled: true },

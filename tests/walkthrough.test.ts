@@ -3,14 +3,14 @@ import { runCli, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 
 /**
- * The README's incident walkthrough, run as written: every `$ npx rewards …` line of its
- * transcript, in order, against a local stack like `rewards dev --pollers 0`'s, each output
- * compared with what the README shows (ids and instants aside). The README cannot drift from
- * the tool. WALKTHROUGH_PRINT=1 prints the real transcript instead, to paste into the README.
+ * The incident walkthrough (docs/walkthrough.md), run as written: every `$ npx rewards …`
+ * line of its transcript, in order, against a local stack like `rewards dev --pollers 0`'s,
+ * each output compared with what the page shows (ids and instants aside). The page cannot
+ * drift from the tool. WALKTHROUGH_PRINT=1 prints the real transcript instead, to paste in.
  */
 const it = stackTest();
-const README = new URL("../README.md", import.meta.url);
-const SECTION = "### An incident, start to finish";
+const WALKTHROUGH = new URL("../docs/walkthrough.md", import.meta.url);
+const SECTION = "# An incident, start to finish";
 
 interface Step {
   command: string;
@@ -18,8 +18,9 @@ interface Step {
 }
 
 /** The transcript's commands and outputs (comment lines, `#`, and the setup's lines skipped). */
-function transcript(readme: string): Step[] {
-  const section = readme.slice(readme.indexOf(SECTION));
+function transcript(page: string): Step[] {
+  if (!page.includes(SECTION)) throw new Error(`docs/walkthrough.md has no "${SECTION}"`);
+  const section = page.slice(page.indexOf(SECTION));
   const block = /```text\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   const steps: Step[] = [];
   for (const line of block.split("\n")) {
@@ -37,9 +38,9 @@ const normalize = (text: string) =>
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<instant>")
     .replace(/"time":"<instant>"/g, '"time":"<instant>"');
 
-describe("the README's incident walkthrough", () => {
-  it("runs as written and prints what the README shows", async ({ env }) => {
-    const steps = transcript(await readFile(README, "utf8"));
+describe("the incident walkthrough (docs/walkthrough.md)", () => {
+  it("runs as written and prints what the page shows", async ({ env }) => {
+    const steps = transcript(await readFile(WALKTHROUGH, "utf8"));
     expect(steps.length).toBeGreaterThan(8);
     const session: Record<string, string> = { ...env };
     const printed: string[] = [];

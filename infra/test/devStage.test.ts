@@ -10,6 +10,7 @@ beforeAll(async () => {
   run = await runSstProgram("dev", {
     REWARDS_ALARM_EMAIL: "ops@example.com",
     REWARDS_MAXIMUM_CONCURRENCY: "25",
+    REWARDS_DAILY_XP_CAP: "150",
   });
 });
 
@@ -26,6 +27,14 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
     ).toEqual({
       maximumConcurrency: 25,
     });
+  });
+
+  it("REWARDS_DAILY_XP_CAP reaches the worker's environment (and only the worker's)", () => {
+    const lambdas = all(run, "aws:lambda/function:Function");
+    const caps = lambdas.map(
+      (fn) => (fn.inputs.environment as { variables: Record<string, string> }).variables.REWARDS_DAILY_XP_CAP,
+    );
+    expect(caps.filter((cap) => cap !== undefined)).toEqual(["150"]);
   });
 
   it("REWARDS_ALARM_EMAIL adds a topic with an email subscription, and every alarm notifies it", () => {
@@ -55,6 +64,12 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       eventBridgeBus: undefined,
       eventBridgeSources: [],
       producerAccounts: [],
+      consumerAccounts: [],
+      dailyCap: undefined,
     });
+    expect(deploySettings({ REWARDS_DAILY_XP_CAP: "200" }).dailyCap).toBe(200);
+    expect(() => deploySettings({ REWARDS_DAILY_XP_CAP: "0" })).toThrow(
+      "REWARDS_DAILY_XP_CAP must be a positive whole number (unset it for no cap)",
+    );
   });
 });

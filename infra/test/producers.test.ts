@@ -83,12 +83,13 @@ describe("producers outside the stack: SNS topics, an EventBridge bus, other acc
     });
   });
 
-  it("without those settings: no subscription, no rule, no queue policy (only this account's principals can send)", () => {
+  it("without those settings: no subscription, no rule, no queue policy, no bus policy (only this account's principals can send or add rules)", () => {
     for (const type of [
       "aws:sns/topicSubscription:TopicSubscription",
       "aws:cloudwatch/eventRule:EventRule",
       "aws:cloudwatch/eventTarget:EventTarget",
       "aws:sqs/queuePolicy:QueuePolicy",
+      "aws:cloudwatch/eventBusPolicy:EventBusPolicy",
     ]) {
       expect(all(bare, type).map((r) => r.name)).toEqual([]);
     }

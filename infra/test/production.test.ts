@@ -83,9 +83,11 @@ describe("production: delivery and limits", () => {
     expect(variables).toMatchObject({
       TABLE_NAME: expect.stringMatching(/RewardsTable/),
       DLQ_URL: expect.stringMatching(/EventsDlqQueue$/),
-      REWARDS_CONCURRENCY: "10",
+      REWARDS_CONCURRENCY: "100",
       LOG_LEVEL: "info",
     });
+    // No cap set for this stage: the variable is not there at all.
+    expect(variables).not.toHaveProperty("REWARDS_DAILY_XP_CAP");
     // No `link`: nothing of the table or the DLQ reaches the function as an SST resource.
     expect(Object.keys(variables).filter((k) => /^SST_RESOURCE_(Rewards|Events)/.test(k))).toEqual([]);
     expect(named(run, "aws:cloudwatch/logGroup:LogGroup", WORKER).inputs.retentionInDays).toBe(30);

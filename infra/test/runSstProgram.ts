@@ -98,10 +98,16 @@ export async function runSstProgram(stage: string, env: Record<string, string> =
     join(bundle, "handler.mjs"),
     "export const handler = async () => ({ batchItemFailures: [] });\n",
   );
+  // Production deploys only from its settings file; a test that names none gets an empty one.
+  const programEnv = { ...env };
+  if (stage === "production" && env.REWARDS_STAGE_SETTINGS === undefined) {
+    programEnv.REWARDS_STAGE_SETTINGS = join(work, "production.json");
+    await writeFile(programEnv.REWARDS_STAGE_SETTINGS, "{}\n");
+  }
   const rpcCalls: ProgramRun["rpcCalls"] = [];
   const server = await startRpcStandIn(bundle, rpcCalls);
   const saved = { ...process.env };
-  Object.assign(process.env, env, {
+  Object.assign(process.env, programEnv, {
     SST_SERVER: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     PULUMI_NODEJS_STACK: stage,
   });
@@ -201,7 +207,11 @@ export async function runSstProgram(stage: string, env: Record<string, string> =
       return raw;
     });
     // Some resources register only after an apply() resolves (the function waits for its
-    // build over RPC): wait until registrations have stopped coming, not a fixed time.
+    // build over RPC; a policy for its data sources): first wait until Pulumi has no RPC in
+    // flight (what `pulumi up` waits for before it ends), then until registrations have
+    // stopped coming, not a fixed time.
+    const settings = await import(join(PLATFORM, "node_modules/@pulumi/pulumi/runtime/settings.js"));
+    await settings.waitForRPCs();
     let seen = -1;
     for (let quiet = 0; quiet < 5; ) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,7 +4,7 @@
  * announcer's filter pattern), the environment each function gets, the configuration reader
  * the deploy settings use, and the event types a producer may send. Nothing here reaches AWS.
  */
-export { readConfig } from "./config";
+export { ConfigError, dailyCapVariable, type Environment, readConfig } from "./config";
 export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
 export { resources } from "./resources";
 export { eventTypes } from "./rules";

@@ -8,10 +8,14 @@ import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from ".
 export function registerVerify(program: Command): void {
   program
     .command("verify")
+    .summary("compare users' XP with an expectation file (hand-written, or `rewards load --expect FILE`'s)")
     .description(
-      "compare every user's XP with the totals `rewards load --expect FILE` wrote; exit 1 on any mismatch",
+      'compare each user an expectation file lists with the table\'s XP; exit 1 on any mismatch. The file is `{ "users": { "<userId>": <xp> } }`, written by hand or by `rewards load --expect FILE`',
     )
-    .requiredOption("--expect <file>", "expectation file written by rewards load")
+    .requiredOption(
+      "--expect <file>",
+      "the expectation file (hand-written, or written by rewards load --expect)",
+    )
     .addOption(waitOption())
     .addOption(waitTimeoutOption())
     .option("--json", "print JSON")
