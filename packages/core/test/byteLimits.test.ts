@@ -161,6 +161,23 @@ describe("the parked message fits SQS's 1 MiB (SPEC §7)", () => {
     expect(sentBytes(message.MessageBody, message.MessageAttributes)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
   });
 
+  it("an original that would fit only at the reason's expense is dropped, and the reason kept whole", () => {
+    const reasonText = `data: ${"r".repeat(900)}`;
+    const original = str("o".repeat(1_500));
+    // Room for the original or for the whole reason, not both.
+    const body = "x".repeat(MAX_MESSAGE_BYTES - 2_300);
+    const message = buildParkedMessage(
+      source(body, { big: original }),
+      parkReason("invalid_event", reasonText),
+      now,
+      false,
+    );
+    expect(message.MessageAttributes.big).toBeUndefined();
+    expect(message.MessageAttributes[PARK_ATTRIBUTES.reason]?.StringValue).toBe(
+      `${reasonText} (dropped to fit SQS's 1 MiB limit: big)`,
+    );
+  });
+
   it("keeps original attributes that fit and the whole reason when everything fits", () => {
     const originals: Attributes = { type: str("article.completed"), note: str(EMOJI.repeat(100)) };
     const message = buildParkedMessage(

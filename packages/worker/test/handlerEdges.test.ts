@@ -334,6 +334,39 @@ describe("retries (SPEC §1, §5)", () => {
   });
 });
 
+describe("parking (SPEC §7)", () => {
+  it("a replayed message parked again keeps the rewards.firstSentAt it came with, not its own SentTimestamp", async () => {
+    const w = worker();
+    const firstSentAt = iso(NOW - 80 * DAY);
+    await w.run([record("{", "m-1", { sentAt: NOW - 1000, firstSentAt })]);
+    expect(w.dlq.parked[0]?.MessageAttributes?.[PARK_ATTRIBUTES.firstSentAt]?.StringValue).toBe(firstSentAt);
+  });
+
+  it("a DLQ that never answers is abandoned at the deadline: the message is failed, the batch ends", async () => {
+    // Real time here: the send's abort signal is a real timer.
+    const sqs = {
+      send: (_command: unknown, options?: { abortSignal?: AbortSignal }) =>
+        new Promise((_resolve, reject) => {
+          options?.abortSignal?.addEventListener("abort", () => reject(options.abortSignal?.reason));
+        }),
+    } as unknown as SQSClient;
+    const handler = createHandler({
+      tableName: "rewards",
+      dlqUrl: "http://localhost/000000000000/rewards-dlq",
+      concurrency: 1,
+      dynamo: memoryTable({ now: NOW }).client,
+      sqs,
+      logger: createLogger({ level: "silent" }),
+      safetyMarginMs: 100,
+      emitMetrics: () => {},
+    });
+    const started = Date.now();
+    const response = await handler(sqsEvent([record("{", "m-1")]), lambdaContext(400));
+    expect(response).toEqual({ batchItemFailures: [{ itemIdentifier: "m-1" }] });
+    expect(Date.now() - started).toBeLessThan(2_000);
+  }, 5_000);
+});
+
 describe("FIFO groups after a parked message (SPEC §5a, §7)", () => {
   it("a parked message is acknowledged and its group goes on", async () => {
     const w = worker();
