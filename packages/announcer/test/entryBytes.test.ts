@@ -89,6 +89,28 @@ describe("the announcer's PutEvents calls fit 256 KB, measured in UTF-8 bytes", 
   });
 });
 
+describe("the 256 KB boundary, Time's 14 bytes included", () => {
+  /** The entry bytes of a grant whose eventId is `n` ASCII characters, as sent. */
+  async function sizeWith(n: number): Promise<number> {
+    const b = bus();
+    await announce(deps(b.client, b.clock), streamEvent([guard(0, "x".repeat(n))]), lambdaContext());
+    return entryBytes(b.calls[0]?.entries[0] as PutEventsRequestEntry);
+  }
+
+  it("two grants of exactly 256 KB together share a call; one byte more splits them", async () => {
+    const base = (await sizeWith(1)) - 1; // the bytes of everything but the eventId
+    const half = MAX_CALL / 2 - base;
+    const run = async (extra: number) => {
+      const b = bus();
+      const records = [guard(0, "x".repeat(half)), guard(1, "x".repeat(half + extra))];
+      await announce(deps(b.client, b.clock), streamEvent(records), lambdaContext());
+      return b.calls.map((c) => c.entries.reduce((sum, e) => sum + entryBytes(e), 0));
+    };
+    expect(await run(0)).toEqual([MAX_CALL]);
+    expect(await run(1)).toEqual([MAX_CALL / 2, MAX_CALL / 2 + 1]);
+  });
+});
+
 describe("at most 10 entries a PutEvents call", () => {
   it("25 small grants go in calls of 10, 10 and 5, in order", async () => {
     const b = bus();

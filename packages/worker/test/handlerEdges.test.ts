@@ -177,6 +177,20 @@ describe("bodies of every JSON type (SPEC §2: the body is the JSON text of one 
     expect(w.table.sent).toEqual([]);
   });
 
+  it("the reason names the layer and field at fault: an EventBridge detail that is an array", async () => {
+    const w = worker();
+    const body = JSON.stringify({
+      "detail-type": "article.completed",
+      detail: [valid],
+      id: "e",
+      source: "s",
+    });
+    await w.run([record(body, "m-1")]);
+    expect(w.dlq.parked[0]?.MessageAttributes?.[PARK_ATTRIBUTES.reason]?.StringValue).toBe(
+      "in the EventBridge event: detail: must be an object",
+    );
+  });
+
   it.each([["{"], [""], ["[1,"], ["undefined"]])("%j is parked invalid_json", async (body) => {
     const w = worker();
     expect(await w.run([record(body, "m-1")])).toEqual({ batchItemFailures: [] });
