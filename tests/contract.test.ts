@@ -52,6 +52,7 @@ describe("the JSON Schemas are the truth for other languages", () => {
       "event.schema.json",
       ...eventTypes.map((t) => `${t}.schema.json`),
       "reward.granted.schema.json",
+      "reward.revoked.schema.json",
     ]);
   });
 
