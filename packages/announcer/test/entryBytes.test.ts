@@ -150,3 +150,27 @@ describe("the announcer's retries end by the invocation's deadline", () => {
     expect(b.calls).toHaveLength(1);
   });
 });
+
+describe("capped awards (SPEC §3a, §10, §11)", () => {
+  const capped = (extra: Record<string, unknown> = {}) =>
+    streamRecord(
+      "INSERT",
+      guardItem("user1#a#article.completed", { userId: "user1", amount: 0, requested: 20, ...extra }),
+    );
+
+  it("a guard with amount 0 (capped to nothing) is acknowledged and announces nothing", async () => {
+    const b = bus();
+    const result = await announce(deps(b.client, b.clock), streamEvent([capped()]), lambdaContext());
+    expect(result.response).toEqual({ batchItemFailures: [] });
+    expect(b.calls).toEqual([]);
+    expect(result.counts).toEqual({ announced: 0, skipped: 1, failed: 0 });
+  });
+
+  it("a 0-XP award revoked is still announced, as reward.revoked", async () => {
+    const b = bus();
+    const record = capped({ revokedAt: "2026-12-01T12:00:00.000Z", revokedReason: "producer bug" });
+    const result = await announce(deps(b.client, b.clock), streamEvent([record]), lambdaContext());
+    expect(result.response).toEqual({ batchItemFailures: [] });
+    expect(b.calls.flatMap((c) => c.entries.map((e) => e.DetailType))).toEqual(["reward.revoked"]);
+  });
+});
