@@ -123,3 +123,64 @@ describe("the producer's batches fit SendMessageBatch's limits", () => {
     );
   });
 });
+
+describe("the producer's sends: attributes, and errors retried only when they can pass", () => {
+  const valid = (i: number) => event(i, "");
+
+  it("each message carries the event as its body and the type and specversion attributes (SPEC §2)", async () => {
+    const { calls, client } = capturingSqs();
+    await createPublisher({ queueUrl: QUEUE, client }).publish([valid(0)]);
+    expect(calls[0]?.Entries).toEqual([
+      {
+        Id: "0",
+        MessageBody: JSON.stringify(valid(0)),
+        MessageAttributes: {
+          type: { DataType: "String", StringValue: "article.completed" },
+          specversion: { DataType: "String", StringValue: "1.0" },
+        },
+      },
+    ]);
+  });
+
+  it("a denied call (configuration) is sent once and every event reported failed", async () => {
+    let sends = 0;
+    const client = {
+      async send() {
+        sends++;
+        throw Object.assign(new Error("denied"), { name: "AccessDeniedException" });
+      },
+    } as unknown as SQSClient;
+    const results = await createPublisher({
+      queueUrl: QUEUE,
+      client,
+      retryPolicy: { maxAttempts: 4, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 10_000 },
+    }).publish([valid(0), valid(1)]);
+    expect(sends).toBe(1);
+    expect(results.map((r) => r.ok)).toEqual([false, false]);
+  });
+
+  it("an entry SQS refuses as the sender's fault is sent once; one failed on SQS's side is sent again", async () => {
+    const sent: string[][] = [];
+    const client = {
+      async send(command: { input: SendMessageBatchCommandInput }) {
+        const ids = (command.input.Entries ?? []).map((e) => String(e.Id));
+        sent.push(ids);
+        if (sent.length > 1) return { Successful: ids.map((Id) => ({ Id, MessageId: `m-${Id}` })) };
+        return {
+          Successful: [],
+          Failed: [
+            { Id: "0", Code: "InvalidParameterValue", SenderFault: true, Message: "bad" },
+            { Id: "1", Code: "InternalError", SenderFault: false, Message: "try again" },
+          ],
+        };
+      },
+    } as unknown as SQSClient;
+    const results = await createPublisher({
+      queueUrl: QUEUE,
+      client,
+      retryPolicy: { maxAttempts: 4, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 10_000 },
+    }).publish([valid(0), valid(1)]);
+    expect(sent).toEqual([["0", "1"], ["1"]]);
+    expect(results.map((r) => r.ok)).toEqual([false, true]);
+  });
+});

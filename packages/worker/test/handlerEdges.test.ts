@@ -191,7 +191,13 @@ describe("bodies of every JSON type (SPEC §2: the body is the JSON text of one 
     );
   });
 
-  it.each([["{"], [""], ["[1,"], ["undefined"]])("%j is parked invalid_json", async (body) => {
+  it.each([
+    ["{"],
+    [""],
+    ["[1,"],
+    ["undefined"],
+    [JSON.stringify({ Type: "Notification", Message: "not json" })],
+  ])("%j is parked invalid_json", async (body) => {
     const w = worker();
     expect(await w.run([record(body, "m-1")])).toEqual({ batchItemFailures: [] });
     expect(w.parkedAs()).toEqual([["m-1", "invalid_json"]]);
