@@ -1,14 +1,49 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Time zones far from UTC on both sides: a local-time parse or a local calendar date (a
+ * streak day's start read as local midnight, say) is hours off there, so it fails here
+ * rather than in production. UTC and the US zones hide such bugs: a day's start parsed as
+ * local time lands on the same UTC date in both, and only a zone ahead of UTC by more than
+ * the test's margin moves it. Node honours TZ set in the environment of each test fork.
+ */
+export const FAR_EAST_TZ = "Pacific/Kiritimati"; // UTC+14, the furthest ahead
+export const FAR_WEST_TZ = "Etc/GMT+12"; // UTC−12, the furthest behind (POSIX sign: GMT+12 is 12 h west)
+
+/**
+ * The pure unit tests (in-process, seconds in all) run twice, once in each far zone; the
+ * integration tests (local stack, child processes: most of `npm test`'s minutes) run once,
+ * in the far-east zone. So every test runs far from UTC, the cheap ones on both sides,
+ * and CI's time grows by the unit tests' few seconds, not by a second full run.
+ */
+const UNIT = [
+  "packages/core/test/**/*.test.ts",
+  "packages/worker/test/**/*.test.ts",
+  "packages/announcer/test/**/*.test.ts",
+  "packages/producer/test/**/*.test.ts",
+  "packages/cli/test/**/*.test.ts",
+];
+const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];
+
+const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", LOG_LEVEL: "silent" };
+
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "tests/**/*.test.ts"],
     // Each integration file starts its own local stack (one moto child each): two cores,
     // so two files at a time keeps the machine responsive and the run predictable.
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", LOG_LEVEL: "silent" },
+    env,
+    // No root `include`: a project that extends the root would add it to its own.
+    projects: [
+      { extends: true, test: { name: "unit-far-east", include: UNIT, env: { ...env, TZ: FAR_EAST_TZ } } },
+      { extends: true, test: { name: "unit-far-west", include: UNIT, env: { ...env, TZ: FAR_WEST_TZ } } },
+      {
+        extends: true,
+        test: { name: "integration-far-east", include: INTEGRATION, env: { ...env, TZ: FAR_EAST_TZ } },
+      },
+    ],
   },
 });

@@ -11,6 +11,9 @@ const packages = fileURLToPath(new URL("./packages/", import.meta.url));
  * through child processes (the CLI, the soak, the packed producer) cannot see a mutant, which
  * is switched on in this process alone, so they are left out; they run in `npm test`.
  */
+// Stryker runs one list of files, in the machine's zone: the time-zone projects are `npm test`'s.
+const { projects: _projects, ...baseTest } = base.test ?? {};
+
 export default defineConfig({
   ...base,
   // Stryker mutates a copy of the repository (its sandbox), whose node_modules is the
@@ -26,7 +29,7 @@ export default defineConfig({
     ],
   },
   test: {
-    ...base.test,
+    ...baseTest,
     include: [
       "packages/core/test/**/*.test.ts",
       "packages/worker/test/**/*.test.ts",

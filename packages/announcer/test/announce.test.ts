@@ -339,7 +339,8 @@ describe("announce", () => {
   });
 
   it('reports a record without a sequence number as "" (Lambda then retries the whole batch)', async () => {
-    const record = streamRecord("INSERT", guard(1, { amount: -1 }));
+    // An unreadable guard (amount 0 is a capped award since §3a, readable and announced as nothing).
+    const record = streamRecord("INSERT", guard(1, { amount: "twenty" }));
     delete record.dynamodb?.SequenceNumber;
     const result = await announce(deps(scriptedBus().client).deps, streamEvent([record]));
     expect(result.response).toEqual({ batchItemFailures: [{ itemIdentifier: "" }] });

@@ -1,0 +1,181 @@
+// `npm run mutation:semantic`: our own hand-written, realistic bugs (tests/semantic/mutants.json),
+// each applied alone to a scratch copy of the repository and run against the tests that
+// cover it. Stryker's operators (a `<` for a `<=`, a string emptied) do not write the bugs an
+// engineer writes in a hurry — a size in UTF-16 units, a local-time parse, a bound on one of
+// three times, a retry loop that forgets its deadline — so this set pins those. A mutant
+// is killed when its tests fail (or time out), survives when they pass; the score is
+// killed / (killed + survived), like Stryker's, and the run fails below the threshold.
+//
+//   node scripts/semanticMutants.mjs [--threshold 95] [--only id,id] [--keep]
+//
+// The scratch copy is the working tree (tracked and untracked, not ignored files), so
+// uncommitted changes are measured too. Its node_modules is a directory of links to this
+// repository's packages except @rewards/*, whose relative links point at the copy's own
+// packages: a mutant in the copy is what every import of it sees. Tests run in-process in
+// the copy with vitest's far-east projects (TZ=Pacific/Kiritimati), one vitest at a time.
+import { spawn } from "node:child_process";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+
+const root = join(dirname(new URL(import.meta.url).pathname), "..");
+const { values } = parseArgs({
+  options: {
+    threshold: { type: "string", default: "95" },
+    only: { type: "string" },
+    keep: { type: "boolean", default: false },
+    timeout: { type: "string", default: "180" },
+  },
+});
+const threshold = Number(values.threshold);
+const timeoutMs = Number(values.timeout) * 1000;
+const listFile = join(root, "tests/semantic/mutants.json");
+const all = JSON.parse(readFileSync(listFile, "utf8")).mutants;
+const only = values.only ? new Set(values.only.split(",")) : undefined;
+const mutants = only ? all.filter((m) => only.has(m.id)) : all;
+
+function run(cmd, args, cwd) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      resolve({ code: null, timedOut: true, output });
+    }, timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, timedOut: false, output });
+    });
+  });
+}
+
+async function scratchCopy() {
+  const dir = mkdtempSync(join(tmpdir(), "rewards-semantic-"));
+  const listed = await run("git", ["ls-files", "-z", "-co", "--exclude-standard"], root);
+  for (const file of listed.output.split("\0").filter(Boolean)) {
+    try {
+      cpSync(join(root, file), join(dir, file), { verbatimSymlinks: true });
+    } catch (error) {
+      // A file deleted in the working tree but still tracked: nothing to copy.
+      if (error.code !== "ENOENT") throw error;
+    }
+  }
+  const modules = join(dir, "node_modules");
+  mkdirSync(modules);
+  for (const name of readdirSync(join(root, "node_modules"))) {
+    if (name === "@rewards") continue;
+    symlinkSync(join(root, "node_modules", name), join(modules, name));
+  }
+  // Relative links (../../packages/x): in the copy they name the copy's packages.
+  cpSync(join(root, "node_modules/@rewards"), join(modules, "@rewards"), {
+    recursive: true,
+    verbatimSymlinks: true,
+  });
+  return dir;
+}
+
+const vitest = (dir, tests) =>
+  run(
+    process.execPath,
+    [
+      "node_modules/vitest/vitest.mjs",
+      "run",
+      "--project",
+      "unit-far-east",
+      "--project",
+      "integration-far-east",
+      "--bail",
+      "1",
+      ...tests,
+    ],
+    dir,
+  );
+
+function check(mutant, source) {
+  const count = source.split(mutant.original).length - 1;
+  if (count !== 1)
+    return `its original snippet occurs ${count} times in ${mutant.file} (must be exactly once)`;
+  return undefined;
+}
+
+const started = Date.now();
+const dir = await scratchCopy();
+console.log(`scratch copy: ${dir}`);
+const results = [];
+try {
+  // The covering tests must pass before any mutant is applied, or a kill means nothing.
+  const covering = [...new Set(mutants.flatMap((m) => m.tests))];
+  const baseline = await vitest(dir, covering);
+  if (baseline.code !== 0) {
+    console.error(baseline.output.slice(-4000));
+    console.error("the covering tests fail without any mutant: fix them first");
+    process.exit(2);
+  }
+  for (const mutant of mutants) {
+    const path = join(dir, mutant.file);
+    const source = readFileSync(path, "utf8");
+    const problem = check(mutant, source);
+    if (problem) {
+      results.push({ mutant, status: "invalid", note: problem });
+      console.log(`! ${mutant.id}: ${problem}`);
+      continue;
+    }
+    writeFileSync(
+      path,
+      source.replace(mutant.original, () => mutant.replacement),
+    );
+    const t0 = Date.now();
+    const outcome = await vitest(dir, mutant.tests);
+    writeFileSync(path, source);
+    const status = outcome.timedOut ? "timeout" : outcome.code === 0 ? "survived" : "killed";
+    const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+    results.push({ mutant, status, seconds });
+    console.log(
+      `${status === "survived" ? "✗ SURVIVED" : `✓ ${status}`}  ${mutant.id} (${seconds}s) — ${mutant.story}`,
+    );
+  }
+} finally {
+  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}
+
+const count = (status) => results.filter((r) => r.status === status).length;
+const killed = count("killed") + count("timeout");
+const survived = count("survived");
+const invalid = count("invalid");
+const score = killed + survived === 0 ? 0 : (100 * killed) / (killed + survived);
+const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+console.log("");
+console.log(
+  `semantic mutants: ${killed} killed (${count("timeout")} by timeout), ${survived} survived, ${invalid} invalid`,
+);
+console.log(`score ${score.toFixed(2)}% (threshold ${threshold}%) in ${minutes} min`);
+for (const r of results.filter((x) => x.status === "survived")) {
+  console.log(`  survived: ${r.mutant.id} in ${r.mutant.file}: ${r.mutant.story}`);
+}
+const byPackage = {};
+for (const r of results) {
+  const pkg = r.mutant.file.split("/")[1];
+  byPackage[pkg] ??= { killed: 0, total: 0 };
+  byPackage[pkg].total++;
+  if (r.status === "killed" || r.status === "timeout") byPackage[pkg].killed++;
+}
+console.log(
+  `by package: ${Object.entries(byPackage)
+    .map(([p, s]) => `${p} ${s.killed}/${s.total}`)
+    .join(", ")}`,
+);
+process.exit(invalid > 0 || score < threshold ? 1 : 0);
