@@ -20,7 +20,7 @@ import type { FunctionCode } from "../packages/cli/src/functions/functionProcess
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../packages/cli/src/functions/localAnnouncer";
 import { startLocalWorker } from "../packages/cli/src/functions/localWorker";
 import { checkGrants } from "../packages/cli/src/grants/checkGrants";
-import { receiveGrants } from "../packages/cli/src/grants/receiveGrants";
+import { grantsAmong, receiveGrants } from "../packages/cli/src/grants/receiveGrants";
 import { waitUntilAnnounced } from "../packages/cli/src/grants/waitUntilAnnounced";
 import { waitForDrain } from "../packages/cli/src/queues/waitForDrain";
 import { generateTraffic } from "../packages/cli/src/traffic/generateTraffic";
@@ -124,7 +124,7 @@ try {
   const check = await checkGrants(
     createDynamoClient(stack.env),
     stack.resources.tableName,
-    received.flatMap((item) => (item.grant ? [item.grant] : [])),
+    grantsAmong(received),
   );
   const delays = [...arrivals.values()].sort((a, b) => a - b);
   const awards = check.awards;

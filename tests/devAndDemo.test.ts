@@ -87,6 +87,7 @@ describe("rewards dev", () => {
       "AWS_REGION",
       "AWS_SECRET_ACCESS_KEY",
       "BUS_NAME",
+      "CONSUMER_QUEUE_URL",
       "DLQ_URL",
       "GRANTS_QUEUE_URL",
       "QUEUE_URL",
