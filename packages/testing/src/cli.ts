@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { HANG_GUARD_MS } from "./hangGuard";
 
 export const REWARDS_BIN = fileURLToPath(new URL("../../cli/bin/rewards.js", import.meta.url));
 
@@ -15,7 +16,10 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
     const child = execFile(
       process.execPath,
       [REWARDS_BIN, ...args],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env }, timeout: 60_000 },
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
+        timeout: HANG_GUARD_MS,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
