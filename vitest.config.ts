@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { HANG_GUARD_MS } from "./packages/testing/src/hangGuard";
 
 export default defineConfig({
   test: {
@@ -7,8 +8,10 @@ export default defineConfig({
     // so two files at a time keeps the machine responsive and the run predictable.
     pool: "forks",
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests wait on conditions (waitFor, a queue draining, a child's exit), each bounded where
+    // it waits; the per-test limit only catches a hang, so a loaded machine does not fail them.
+    testTimeout: HANG_GUARD_MS,
+    hookTimeout: HANG_GUARD_MS,
     env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", LOG_LEVEL: "silent" },
   },
 });
