@@ -231,8 +231,8 @@ describe("with `rewards dev --json` running", () => {
         // Each queue has its own copy (at least one: delivery is at least once).
         const tailedEvents = lines(tailed.stdout).map((line) => JSON.parse(line));
         expect(tailedEvents.length).toBeGreaterThan(0);
-        expect(tailedEvents.every((event) => JSON.stringify(event) === JSON.stringify(bare))).toBe(true);
-        expect(consumed.every((body) => body === consumed[0])).toBe(true);
+        expect(tailedEvents).toEqual(tailedEvents.map(() => bare));
+        expect(consumed).toEqual(consumed.map(() => consumed[0]));
       } finally {
         dev.child.kill("SIGINT");
         await dev.exited;
