@@ -26,6 +26,8 @@ const UNIT = [
 const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];
 
 const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", LOG_LEVEL: "silent" };
+/** @rewards/testing's HANG_GUARD_MS (packages/testing/src/hangGuard.ts); Vite's config loader cannot import it. */
+const HANG_GUARD_MS = 10 * 60_000;
 
 export default defineConfig({
   test: {
@@ -33,8 +35,10 @@ export default defineConfig({
     // so two files at a time keeps the machine responsive and the run predictable.
     pool: "forks",
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Tests wait on conditions (waitFor, a queue draining, a child's exit), each bounded where
+    // it waits; the per-test limit only catches a hang, so a loaded machine does not fail them.
+    testTimeout: HANG_GUARD_MS,
+    hookTimeout: HANG_GUARD_MS,
     env,
     // No root `include`: a project that extends the root would add it to its own.
     projects: [

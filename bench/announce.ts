@@ -19,6 +19,7 @@ import {
   deployedAnnouncerSettings,
   type FunctionCode,
   generateTraffic,
+  grantsAmong,
   receiveGrants,
   sendTraffic,
   startLocalAnnouncer,
@@ -127,7 +128,7 @@ try {
   const check = await checkGrants(
     createDynamoClient(stack.env),
     stack.resources.tableName,
-    received.flatMap((item) => (item.grant ? [item.grant] : [])),
+    grantsAmong(received),
   );
   const delays = [...arrivals.values()].sort((a, b) => a - b);
   const awards = check.awards;

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { HANG_GUARD_MS } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -23,52 +24,82 @@ async function bench(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("every benchmark runs at a tiny size", () => {
-  it("bench/handler.ts", async () => {
-    const out = JSON.parse(await bench(["bench/handler.ts", "--batches", "20"]));
-    expect(out.handler.awarded.dynamoCallsPerMessage).toBe(1);
-    expect(out.handler.duplicate.dynamoCallsPerMessage).toBe(1);
-  }, 120_000);
+  it(
+    "bench/handler.ts",
+    async () => {
+      const out = JSON.parse(await bench(["bench/handler.ts", "--batches", "20"]));
+      expect(out.handler.awarded.dynamoCallsPerMessage).toBe(1);
+      expect(out.handler.duplicate.dynamoCallsPerMessage).toBe(1);
+    },
+    HANG_GUARD_MS,
+  );
 
-  it("bench/publish.ts", async () => {
-    const out = JSON.parse(await bench(["bench/publish.ts", "--events", "100"]));
-    expect(out.libraryEventsPerSecond).toBeGreaterThan(0);
-    expect(out.bareEventsPerSecond).toBeGreaterThan(0);
-  }, 120_000);
+  it(
+    "bench/publish.ts",
+    async () => {
+      const out = JSON.parse(await bench(["bench/publish.ts", "--events", "100"]));
+      expect(out.libraryEventsPerSecond).toBeGreaterThan(0);
+      expect(out.bareEventsPerSecond).toBeGreaterThan(0);
+    },
+    HANG_GUARD_MS,
+  );
 
-  it("bench/e2e.ts, on the deployable bundle", async () => {
-    const out = JSON.parse(await bench(["bench/e2e.ts", "--events", "100"]));
-    expect(out).toMatchObject({ events: 100, exactTotals: true, function: "artifact" });
-    expect(out.functionEnvironments).toBeGreaterThan(0);
-  }, 120_000);
+  it(
+    "bench/e2e.ts, on the deployable bundle",
+    async () => {
+      const out = JSON.parse(await bench(["bench/e2e.ts", "--events", "100"]));
+      expect(out).toMatchObject({ events: 100, exactTotals: true, function: "artifact" });
+      expect(out.functionEnvironments).toBeGreaterThan(0);
+    },
+    HANG_GUARD_MS,
+  );
 
-  it("bench/announce.ts, on the deployable bundles", async () => {
-    const out = JSON.parse(await bench(["bench/announce.ts", "--events", "50", "--rate", "200"]));
-    expect(out).toMatchObject({ events: 50, exactlyTheAwards: true, function: "artifact" });
-    expect(out.perAward.entries).toBeGreaterThanOrEqual(1);
-    expect(out.commitToBusMs.p50).toBeGreaterThan(0);
-  }, 120_000);
+  it(
+    "bench/announce.ts, on the deployable bundles",
+    async () => {
+      const out = JSON.parse(await bench(["bench/announce.ts", "--events", "50", "--rate", "200"]));
+      expect(out).toMatchObject({ events: 50, exactlyTheAwards: true, function: "artifact" });
+      expect(out.perAward.entries).toBeGreaterThanOrEqual(1);
+      expect(out.commitToBusMs.p50).toBeGreaterThan(0);
+    },
+    HANG_GUARD_MS,
+  );
 
-  it("bench/coldStart.ts", async () => {
-    const out = JSON.parse(await bench(["bench/coldStart.ts", "--runs", "1"]));
-    expect(out.rows.map((r: { name: string }) => r.name)).toEqual([
-      "bare node",
-      "deployed (ESM, minified, SDK bundled)",
-      "not minified",
-      "SDK left to the runtime",
-    ]);
-  }, 120_000);
+  it(
+    "bench/coldStart.ts",
+    async () => {
+      const out = JSON.parse(await bench(["bench/coldStart.ts", "--runs", "1"]));
+      expect(out.rows.map((r: { name: string }) => r.name)).toEqual([
+        "bare node",
+        "deployed (ESM, minified, SDK bundled)",
+        "not minified",
+        "SDK left to the runtime",
+      ]);
+    },
+    HANG_GUARD_MS,
+  );
 
-  it("bench/peersBench.ts and the report it feeds", async () => {
-    await bench(["bench/peersBench.ts"], { BENCH_SIZE: "smoke" });
-    const results = JSON.parse(await readFile(join(root, "bench/results.smoke.json"), "utf8"));
-    expect(Object.keys(results.peers)).toEqual([
-      "rewards (this worker)",
-      "Powertools idempotency",
-      "check-then-write",
-    ]);
-    expect(results.peers["rewards (this worker)"].concurrentCopies.doubleAwards).toBe(0);
-    const out = join(await mkdtemp(join(tmpdir(), "report-")), "REPORT.md");
-    await bench(["bench/peersReport.ts", "--results", join(root, "bench/results.smoke.json"), "--out", out]);
-    expect(await readFile(out, "utf8")).toContain("## Batch latency at real round trips");
-  }, 180_000);
+  it(
+    "bench/peersBench.ts and the report it feeds",
+    async () => {
+      await bench(["bench/peersBench.ts"], { BENCH_SIZE: "smoke" });
+      const results = JSON.parse(await readFile(join(root, "bench/results.smoke.json"), "utf8"));
+      expect(Object.keys(results.peers)).toEqual([
+        "rewards (this worker)",
+        "Powertools idempotency",
+        "check-then-write",
+      ]);
+      expect(results.peers["rewards (this worker)"].concurrentCopies.doubleAwards).toBe(0);
+      const out = join(await mkdtemp(join(tmpdir(), "report-")), "REPORT.md");
+      await bench([
+        "bench/peersReport.ts",
+        "--results",
+        join(root, "bench/results.smoke.json"),
+        "--out",
+        out,
+      ]);
+      expect(await readFile(out, "utf8")).toContain("## Batch latency at real round trips");
+    },
+    HANG_GUARD_MS,
+  );
 });

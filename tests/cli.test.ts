@@ -7,7 +7,7 @@ import { queueCounts, waitForDrain } from "@rewards/cli";
 import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
 import type { Provisioned } from "@rewards/local";
 import { startPoller } from "@rewards/local";
-import { completed, eventBody, runCli, signup, stackTest } from "@rewards/testing";
+import { completed, eventBody, HANG_GUARD_MS, runCli, signup, stackTest } from "@rewards/testing";
 import { createWorkerDeps, processBatch } from "@rewards/worker";
 import pino from "pino";
 import { beforeAll, describe, expect } from "vitest";
@@ -42,7 +42,7 @@ async function processQueue() {
     timeoutMs: 1500,
     handler: async (event, context) => (await processBatch(deps, event, context)).response,
   });
-  expect(await waitForDrain(sqs, queues.queueUrl, 30_000)).toBe(true);
+  expect(await waitForDrain(sqs, queues.queueUrl, HANG_GUARD_MS)).toBe(true);
   await poller.stop();
 }
 
@@ -92,120 +92,128 @@ describe("rewards publish", () => {
 });
 
 describe("rewards load, worker handler, verify", () => {
-  it("verify exits 0 on exact totals and 1 after a profile is tampered with", async () => {
-    const expectFile = join(dir, "expect.json");
-    const load = await cli([
-      "load",
-      "--events",
-      "300",
-      "--users",
-      "15",
-      "--seed",
-      "42",
-      "--expect",
-      expectFile,
-      "--json",
-    ]);
-    expect(load.code).toBe(0);
-    const summary = JSON.parse(load.stdout) as { sent: number; failed: number; invalid: number };
-    expect(summary).toMatchObject({ sent: 300, failed: 0 });
-    const expectation = JSON.parse(await readFile(expectFile, "utf8")) as { users: Record<string, number> };
-    expect(Object.keys(expectation.users).length).toBeGreaterThan(0);
+  it(
+    "verify exits 0 on exact totals and 1 after a profile is tampered with",
+    async () => {
+      const expectFile = join(dir, "expect.json");
+      const load = await cli([
+        "load",
+        "--events",
+        "300",
+        "--users",
+        "15",
+        "--seed",
+        "42",
+        "--expect",
+        expectFile,
+        "--json",
+      ]);
+      expect(load.code).toBe(0);
+      const summary = JSON.parse(load.stdout) as { sent: number; failed: number; invalid: number };
+      expect(summary).toMatchObject({ sent: 300, failed: 0 });
+      const expectation = JSON.parse(await readFile(expectFile, "utf8")) as { users: Record<string, number> };
+      expect(Object.keys(expectation.users).length).toBeGreaterThan(0);
 
-    await processQueue();
-    const good = await cli(["verify", "--expect", expectFile]);
-    expect(good.code).toBe(0);
-    expect(good.stdout).toMatch(/all match/);
+      await processQueue();
+      const good = await cli(["verify", "--expect", expectFile]);
+      expect(good.code).toBe(0);
+      expect(good.stdout).toMatch(/all match/);
 
-    const [victim] = Object.keys(expectation.users);
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: queues.tableName,
-        Key: profileKey(victim as string),
-        UpdateExpression: "ADD xp :one",
-        ExpressionAttributeValues: { ":one": 1 },
-      }),
-    );
-    const bad = await cli(["verify", "--expect", expectFile, "--json"]);
-    expect(bad.code).toBe(1);
-    const report = JSON.parse(bad.stdout) as {
-      ok: boolean;
-      mismatches: Array<{ userId: string; expected: number; actual: number }>;
-    };
-    expect(report.ok).toBe(false);
-    expect(report.mismatches).toEqual([
-      {
-        userId: victim,
-        expected: expectation.users[victim as string],
-        actual: (expectation.users[victim as string] ?? 0) + 1,
-      },
-    ]);
-  }, 60_000);
+      const [victim] = Object.keys(expectation.users);
+      await dynamo.send(
+        new UpdateCommand({
+          TableName: queues.tableName,
+          Key: profileKey(victim as string),
+          UpdateExpression: "ADD xp :one",
+          ExpressionAttributeValues: { ":one": 1 },
+        }),
+      );
+      const bad = await cli(["verify", "--expect", expectFile, "--json"]);
+      expect(bad.code).toBe(1);
+      const report = JSON.parse(bad.stdout) as {
+        ok: boolean;
+        mismatches: Array<{ userId: string; expected: number; actual: number }>;
+      };
+      expect(report.ok).toBe(false);
+      expect(report.mismatches).toEqual([
+        {
+          userId: victim,
+          expected: expectation.users[victim as string],
+          actual: (expectation.users[victim as string] ?? 0) + 1,
+        },
+      ]);
+    },
+    HANG_GUARD_MS,
+  );
 });
 
 describe("rewards user, guard and dlq", () => {
-  it("shows a profile, a guard, and operates the DLQ", async () => {
-    await cli(["publish", "-"], `${completed("cli-look", "idempotent-writes")}\n${signup("cli-look")}\n`);
-    await sqs.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: "{poison" }));
-    await processQueue();
+  it(
+    "shows a profile, a guard, and operates the DLQ",
+    async () => {
+      await cli(["publish", "-"], `${completed("cli-look", "idempotent-writes")}\n${signup("cli-look")}\n`);
+      await sqs.send(new SendMessageCommand({ QueueUrl: queues.queueUrl, MessageBody: "{poison" }));
+      await processQueue();
 
-    const user = await cli(["user", "cli-look", "--json"]);
-    expect(user.code).toBe(0);
-    expect(JSON.parse(user.stdout)).toMatchObject({ userId: "cli-look", xp: 120, awards: 2 });
+      const user = await cli(["user", "cli-look", "--json"]);
+      expect(user.code).toBe(0);
+      expect(JSON.parse(user.stdout)).toMatchObject({ userId: "cli-look", xp: 120, awards: 2 });
 
-    const guard = await cli([
-      "guard",
-      "article.completed",
-      "userId=cli-look",
-      "articleSlug=idempotent-writes",
-      "--json",
-    ]);
-    expect(guard.code).toBe(0);
-    expect(JSON.parse(guard.stdout)).toMatchObject({
-      intentKey: "cli-look#idempotent-writes#article.completed",
-      userId: "cli-look",
-      amount: 20,
-      eventId: expect.stringMatching(/^evt-/),
-    });
+      const guard = await cli([
+        "guard",
+        "article.completed",
+        "userId=cli-look",
+        "articleSlug=idempotent-writes",
+        "--json",
+      ]);
+      expect(guard.code).toBe(0);
+      expect(JSON.parse(guard.stdout)).toMatchObject({
+        intentKey: "cli-look#idempotent-writes#article.completed",
+        userId: "cli-look",
+        amount: 20,
+        eventId: expect.stringMatching(/^evt-/),
+      });
 
-    const stats = await cli(["dlq", "stats", "--json"]);
-    expect(JSON.parse(stats.stdout)).toEqual({
-      visible: 1,
-      inFlight: 0,
-      delayed: 0,
-      sampled: 1,
-      distinct: 1,
-      byError: { invalid_json: 1 },
-      byType: { "(unknown)": 1 },
-      byVerdict: { pay: 0, paid: 0, stale: 0, invalid: 1 },
-    });
-    const peek = await cli(["dlq", "peek", "--json"]);
-    expect(JSON.parse(peek.stdout)).toMatchObject([{ error: "invalid_json", body: "{poison" }]);
-    expect(JSON.parse((await cli(["dlq", "stats", "--json"])).stdout).visible).toBe(1); // peek consumed nothing
+      const stats = await cli(["dlq", "stats", "--json"]);
+      expect(JSON.parse(stats.stdout)).toEqual({
+        visible: 1,
+        inFlight: 0,
+        delayed: 0,
+        sampled: 1,
+        distinct: 1,
+        byError: { invalid_json: 1 },
+        byType: { "(unknown)": 1 },
+        byVerdict: { pay: 0, paid: 0, stale: 0, invalid: 1 },
+      });
+      const peek = await cli(["dlq", "peek", "--json"]);
+      expect(JSON.parse(peek.stdout)).toMatchObject([{ error: "invalid_json", body: "{poison" }]);
+      expect(JSON.parse((await cli(["dlq", "stats", "--json"])).stdout).visible).toBe(1); // peek consumed nothing
 
-    const replay = await cli(["dlq", "replay", "--json"]);
-    expect(JSON.parse(replay.stdout)).toEqual({
-      dryRun: false,
-      replayed: 1,
-      copiesDeleted: 0,
-      failed: 0,
-      failures: [],
-      notMatching: 0,
-      parkedDuringReplay: 0,
-      inFlightAtStart: 0,
-      skippedPaid: 0,
-      skipped: [],
-      overMax: 0,
-      leftInDlq: 0,
-    });
-    expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(1);
-    await processQueue();
-    expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(1); // parked again, not lost
+      const replay = await cli(["dlq", "replay", "--json"]);
+      expect(JSON.parse(replay.stdout)).toEqual({
+        dryRun: false,
+        replayed: 1,
+        copiesDeleted: 0,
+        failed: 0,
+        failures: [],
+        notMatching: 0,
+        parkedDuringReplay: 0,
+        inFlightAtStart: 0,
+        skippedPaid: 0,
+        skipped: [],
+        overMax: 0,
+        leftInDlq: 0,
+      });
+      expect((await queueCounts(sqs, queues.queueUrl)).visible).toBe(1);
+      await processQueue();
+      expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(1); // parked again, not lost
 
-    expect((await cli(["dlq", "purge"])).code).toBe(2);
-    expect((await cli(["dlq", "purge", "--yes"])).code).toBe(0);
-    expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(0);
-  }, 60_000);
+      expect((await cli(["dlq", "purge"])).code).toBe(2);
+      expect((await cli(["dlq", "purge", "--yes"])).code).toBe(0);
+      expect((await queueCounts(sqs, queues.dlqUrl)).visible).toBe(0);
+    },
+    HANG_GUARD_MS,
+  );
 
   it("says what is missing: unknown user exit 1, bad guard fields exit 2", async () => {
     const user = await cli(["user", "nobody"]);

@@ -1,4 +1,4 @@
-import { childrenOf, completed, runCli, startCli, waitFor } from "@rewards/testing";
+import { childrenOf, completed, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 
 /** Pids of the moto launchers a process started. */
@@ -62,15 +62,15 @@ describe("rewards demo", () => {
     });
     expect(report.busFaults.commitThenDrop).toBeGreaterThan(0);
     expect(report.grants.copies).toBeGreaterThan(report.grants.announced);
-  }, 60_000);
+  });
 });
 
 describe("rewards dev", () => {
   it("prints the env block; other commands can use it; Ctrl-C stops everything", async () => {
     const dev = startCli(["dev", "--wait", "1"], { LOG_LEVEL: "warn" });
-    expect(await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: 20_000 })).toBe(
-      true,
-    );
+    expect(
+      await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: HANG_GUARD_MS }),
+    ).toBe(true);
     // The hint shows commands that work as printed from the repository (no global install).
     expect(dev.output().stdout).toContain("`npx rewards publish`");
     const env = Object.fromEntries(
@@ -87,6 +87,7 @@ describe("rewards dev", () => {
       "AWS_REGION",
       "AWS_SECRET_ACCESS_KEY",
       "BUS_NAME",
+      "CONSUMER_QUEUE_URL",
       "DLQ_URL",
       "GRANTS_QUEUE_URL",
       "QUEUE_URL",
@@ -94,18 +95,24 @@ describe("rewards dev", () => {
     ]);
     expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
     let user = await runCli(["user", "dev-user", "--json"], env);
-    await waitFor(async () => {
-      user = await runCli(["user", "dev-user", "--json"], env);
-      return user.code === 0;
-    });
+    await waitFor(
+      async () => {
+        user = await runCli(["user", "dev-user", "--json"], env);
+        return user.code === 0;
+      },
+      { timeoutMs: HANG_GUARD_MS },
+    );
     expect(JSON.parse(user.stdout)).toMatchObject({ xp: 20, awards: 1 });
     // The announcer dev runs put the award on the local bus, which fills the grants queue.
     const grants: string[] = [];
-    await waitFor(async () => {
-      const tail = await runCli(["grants", "tail", "--json"], env);
-      grants.push(...tail.stdout.split("\n").filter(Boolean));
-      return grants.length > 0;
-    });
+    await waitFor(
+      async () => {
+        const tail = await runCli(["grants", "tail", "--json"], env);
+        grants.push(...tail.stdout.split("\n").filter(Boolean));
+        return grants.length > 0;
+      },
+      { timeoutMs: HANG_GUARD_MS },
+    );
     expect(grants.map((line) => JSON.parse(line).data)).toEqual([
       expect.objectContaining({ userId: "dev-user", intentKey: "dev-user#a#article.completed", xp: 20 }),
     ]);
@@ -115,5 +122,5 @@ describe("rewards dev", () => {
     dev.child.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     expect(moto.filter(isAlive)).toEqual([]);
-  }, 60_000);
+  });
 });

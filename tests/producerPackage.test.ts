@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core";
-import { stackTest } from "@rewards/testing";
+import { HANG_GUARD_MS, stackTest } from "@rewards/testing";
 import { beforeAll, describe, expect } from "vitest";
 
 const it = stackTest();
@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 /** `npm run pack:producer`: what another repository installs, built once for these tests. */
 beforeAll(async () => {
   await exec("node", ["scripts/packProducer.mjs"], { cwd: root });
-}, 120_000);
+}, HANG_GUARD_MS);
 
 async function typecheck(source: string): Promise<{ ok: boolean; output: string }> {
   const dir = `${root}dist/consumer-check`;
@@ -41,21 +41,25 @@ async function typecheck(source: string): Promise<{ ok: boolean; output: string 
 }
 
 describe("the producer as a package for other repositories (npm run pack:producer)", () => {
-  it("its one declaration file types the builders: a correct call compiles, a missing field does not", async () => {
-    const good = await typecheck(`import { createPublisher } from "../producer/dist/index.js";
+  it(
+    "its one declaration file types the builders: a correct call compiles, a missing field does not",
+    async () => {
+      const good = await typecheck(`import { createPublisher } from "../producer/dist/index.js";
 const publisher = createPublisher({ queueUrl: "https://sqs.us-east-1.amazonaws.com/1/q", source: "/app" });
 const results = await publisher.publish([publisher.events.articleShared({ userId: "u", articleSlug: "a", channel: "email" })]);
 const first: boolean | undefined = results[0]?.ok;
 export { first };
 `);
-    expect(good).toEqual({ ok: true, output: "" });
-    const bad = await typecheck(`import { createPublisher } from "../producer/dist/index.js";
+      expect(good).toEqual({ ok: true, output: "" });
+      const bad = await typecheck(`import { createPublisher } from "../producer/dist/index.js";
 const publisher = createPublisher({ queueUrl: "https://sqs.us-east-1.amazonaws.com/1/q" });
 publisher.events.articleShared({ userId: "u", articleSlug: "a" });
 `);
-    expect(bad.ok).toBe(false);
-    expect(bad.output).toMatch(/channel/);
-  }, 60_000);
+      expect(bad.ok).toBe(false);
+      expect(bad.output).toMatch(/channel/);
+    },
+    HANG_GUARD_MS,
+  );
 
   it("its bundle publishes valid events and refuses invalid ones, as the workspace package does", async ({
     env,

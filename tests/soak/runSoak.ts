@@ -11,7 +11,7 @@ import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from
 import { drain } from "@rewards/testing";
 import { checkGrants } from "../../packages/cli/src/grants/checkGrants";
 import { replayFailures } from "../../packages/cli/src/grants/failedBatches";
-import { receiveGrants } from "../../packages/cli/src/grants/receiveGrants";
+import { grantsAmong, receiveGrants } from "../../packages/cli/src/grants/receiveGrants";
 import { createStreamsClient } from "../../packages/cli/src/grants/tableStream";
 import { readProfiles } from "../../packages/cli/src/profiles";
 import { queueCounts } from "../../packages/cli/src/queues/queueCounts";
@@ -272,11 +272,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       waitSeconds: 0,
       keep: false,
     });
-    const grants = await checkGrants(
-      dynamo,
-      stack.resources.tableName,
-      received.flatMap((item) => (item.grant ? [item.grant] : [])),
-    );
+    const grants = await checkGrants(dynamo, stack.resources.tableName, grantsAmong(received));
 
     const expectedAwards = new Map<string, number>();
     for (const message of traffic.messages) {
@@ -342,7 +338,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       announced: grants.announced,
       grantCopies: grants.copies,
       unannounced: grants.missing.length,
-      wronglyAnnounced: grants.unexpected.length + received.filter((item) => !item.grant).length,
+      wronglyAnnounced:
+        grants.unexpected.length +
+        received.announcements.length +
+        received.unreadable.length -
+        grantsAmong(received).length,
       inconsistentGrants: grants.inconsistent.length,
       givenUpBatches: replayed.length,
       lost,

@@ -10,7 +10,7 @@ export { deployedAnnouncerSettings, startLocalAnnouncer } from "./functions/loca
 export { startLocalWorker } from "./functions/localWorker";
 export { checkGrants } from "./grants/checkGrants";
 export { replayFailures } from "./grants/failedBatches";
-export { receiveGrants } from "./grants/receiveGrants";
+export { grantsAmong, receiveGrants } from "./grants/receiveGrants";
 export { createStreamsClient } from "./grants/tableStream";
 export { waitUntilAnnounced } from "./grants/waitUntilAnnounced";
 export { compareXp, readProfiles } from "./profiles";

@@ -86,6 +86,7 @@ function describeUnreachable(code: string, address: string, env: NodeJS.ProcessE
     ["SQS", "DLQ_URL", env.DLQ_URL],
     ["SQS", "ANNOUNCER_FAILURE_QUEUE_URL", env.ANNOUNCER_FAILURE_QUEUE_URL],
     ["SQS", "GRANTS_QUEUE_URL", env.GRANTS_QUEUE_URL],
+    ["SQS", "CONSUMER_QUEUE_URL", env.CONSUMER_QUEUE_URL],
     ["EventBridge", "AWS_ENDPOINT_URL_EVENTBRIDGE", env.AWS_ENDPOINT_URL_EVENTBRIDGE],
     ["DynamoDB Streams", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS],
   ];

@@ -76,6 +76,7 @@ export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export {
   type Announcement,
+  type GuardImage,
   grantId,
   guardImageSchema,
   type RewardGranted,

@@ -101,8 +101,13 @@ export const resources = {
     name: "rewards-announcer-failures",
     retentionSeconds: 14 * 24 * 60 * 60,
   },
-  /** Locally only: the queue a consumer's rule on the bus fills (`rewards grants tail` reads it). */
+  /** Locally only: the queue a rule on the bus fills with EventBridge's envelope (`rewards grants tail` reads it). */
   grantsQueue: { name: "rewards-grants" },
+  /**
+   * Locally only: a consumer under development's own queue, filled by a second rule with
+   * `InputPath=$.detail` (the CloudEvent alone, as the recommended production rule delivers).
+   */
+  consumerQueue: { name: "rewards-consumer" },
   alarms: {
     /** The queue's oldest message older than this means the worker is not keeping up. */
     oldestMessageAgeSeconds: 10 * 60,

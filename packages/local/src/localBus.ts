@@ -31,6 +31,8 @@ export interface BusRule {
   name: string;
   pattern: EventPattern;
   queueUrl: string;
+  /** The target's InputPath: `$.detail` delivers the entry's Detail alone; absent, the whole envelope. */
+  inputPath?: "$.detail";
 }
 
 export interface LocalBusOptions {
@@ -80,8 +82,9 @@ function envelopeTime(time: unknown, now: number): string {
  * The local stand-in for the rewards EventBridge bus: an HTTP endpoint that speaks the one
  * call the announcer makes (PutEvents, JSON 1.1), refuses what EventBridge refuses (more
  * than 10 entries, over 256 KB, another bus, a Detail that is not a JSON object), can fail
- * entries on purpose, and delivers each accepted event, in EventBridge's envelope, to the
- * SQS queue of every rule it matches — as a rule with an SQS target does on AWS.
+ * entries on purpose, and delivers each accepted event, in EventBridge's envelope (or, for a
+ * rule with `inputPath: "$.detail"`, its Detail alone), to the SQS queue of every rule it
+ * matches — as a rule with an SQS target does on AWS.
  */
 export async function startLocalBus(options: LocalBusOptions): Promise<LocalBus> {
   const busArn = `arn:aws:events:${options.region}:${ACCOUNT}:event-bus/${options.busName}`;
@@ -96,7 +99,10 @@ export async function startLocalBus(options: LocalBusOptions): Promise<LocalBus>
         await retry(
           () =>
             options.sqs.send(
-              new SendMessageCommand({ QueueUrl: rule.queueUrl, MessageBody: JSON.stringify(event) }),
+              new SendMessageCommand({
+                QueueUrl: rule.queueUrl,
+                MessageBody: JSON.stringify(rule.inputPath === "$.detail" ? event.detail : event),
+              }),
             ),
           {
             shouldRetry: () => true,

@@ -17,6 +17,8 @@ export interface ProvisionOptions {
   /** The announcer's on-failure destination, and the queue the local bus's rule fills. */
   announcerFailureQueueName?: string;
   grantsQueueName?: string;
+  /** The queue the local bus's second rule fills with the CloudEvent alone (a consumer's own). */
+  consumerQueueName?: string;
   /** Locally a short timeout makes redelivery visible in seconds; AWS uses the definition's. */
   visibilityTimeoutSeconds?: number;
   maxReceiveCount?: number;
@@ -30,6 +32,7 @@ export interface Provisioned {
   dlqUrl: string;
   announcerFailureQueueUrl: string;
   grantsQueueUrl: string;
+  consumerQueueUrl: string;
 }
 
 async function queueArn(sqs: SQSClient, queueUrl: string): Promise<string> {
@@ -91,7 +94,7 @@ async function createQueue(sqs: SQSClient, name: string, retentionSeconds: numbe
 
 /**
  * Creates the table (with TTL and its stream), the DLQ, the queue with its redrive policy,
- * the announcer's failure queue and the grants queue. Idempotent.
+ * the announcer's failure queue, the grants queue and the consumer queue. Idempotent.
  */
 export async function provision(
   sqs: SQSClient,
@@ -130,6 +133,11 @@ export async function provision(
     options.grantsQueueName ?? resources.grantsQueue.name,
     queue.retentionSeconds,
   );
+  const consumerQueueUrl = await createQueue(
+    sqs,
+    options.consumerQueueName ?? resources.consumerQueue.name,
+    queue.retentionSeconds,
+  );
   const main = await sqs.send(
     new CreateQueueCommand({
       QueueName: options.queueName ?? queue.name,
@@ -150,5 +158,6 @@ export async function provision(
     dlqUrl,
     announcerFailureQueueUrl,
     grantsQueueUrl,
+    consumerQueueUrl,
   };
 }

@@ -102,7 +102,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   } finally {
     dynamo.destroy();
   }
-  // The bus delivers as a consumer's rule would: every reward.granted to the grants queue.
+  // The bus delivers as consumers' rules would, to two queues, so that `rewards grants tail`
+  // and a consumer under development never take each other's events: the grants queue gets
+  // EventBridge's envelope, the consumer queue the CloudEvent alone (InputPath=$.detail, the
+  // recommended production rule's shape).
   const busName = options.busName ?? resources.bus.name;
   const bus = await startLocalBus({
     busName,
@@ -113,6 +116,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         name: "grants-to-queue",
         pattern: { source: [resources.bus.source], "detail-type": [...resources.bus.detailTypes] },
         queueUrl: provisioned.grantsQueueUrl,
+      },
+      {
+        name: "consumer-queue",
+        pattern: { source: [resources.bus.source], "detail-type": [...resources.bus.detailTypes] },
+        queueUrl: provisioned.consumerQueueUrl,
+        inputPath: "$.detail",
       },
     ],
     ...(options.busEntryFailureRate
@@ -137,6 +146,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       BUS_NAME: busName,
       ANNOUNCER_FAILURE_QUEUE_URL: provisioned.announcerFailureQueueUrl,
       GRANTS_QUEUE_URL: provisioned.grantsQueueUrl,
+      CONSUMER_QUEUE_URL: provisioned.consumerQueueUrl,
     },
     endpoints: {
       sqs: services.sqs.service.endpoint,

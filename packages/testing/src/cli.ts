@@ -1,6 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { HANG_GUARD_MS } from "./hangGuard";
 
 /** The `rewards` bin as npm declares it (packages/cli/package.json), found through the package. */
 export const REWARDS_BIN = (() => {
@@ -21,7 +22,10 @@ export function runCli(args: string[], env: Record<string, string>, stdin?: stri
     const child = execFile(
       process.execPath,
       [REWARDS_BIN, ...args],
-      { env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env }, timeout: 60_000 },
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: "warn", ...env },
+        timeout: HANG_GUARD_MS,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

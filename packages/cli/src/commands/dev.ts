@@ -77,7 +77,11 @@ export function registerDev(program: Command): void {
             `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB and its stream: ${stack.backends.dynamodb}, EventBridge: ${stack.backends.eventbridge}); ` +
               `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
               `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}.\n` +
-              `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`:\n\n${exports}\n\nCtrl-C to stop.\n`,
+              `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`.\n` +
+              "Every announcement goes to two queues, so that `grants tail` and a consumer under development never take each other's events: " +
+              "GRANTS_QUEUE_URL holds EventBridge's envelope (what `npx rewards grants tail` reads), " +
+              "CONSUMER_QUEUE_URL the CloudEvent alone, as a production rule with InputPath=$.detail delivers it (point your consumer there; see examples/python/consume.py):\n\n" +
+              `${exports}\n\nCtrl-C to stop.\n`,
           );
         }
         await untilSignal(() => logger.info("stopping"));

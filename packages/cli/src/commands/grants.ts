@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { type CliConfig, clientsFor, commandConfig } from "../cliConfig";
 import { release } from "../dlq/heldMessages";
 import { type FailureReplay, failureRow, holdFailures, replayFailures } from "../grants/failedBatches";
-import { receiveGrants } from "../grants/receiveGrants";
+import { type ReceivedAnnouncement, type ReceivedGrants, receiveGrants } from "../grants/receiveGrants";
 import { republishFromTable } from "../grants/republish";
 import { createStreamsClient } from "../grants/tableStream";
 import { integer } from "../options";
@@ -40,6 +40,19 @@ function progressFor(json: boolean | undefined, label: string) {
   return { onProgress, stop: () => bar?.stop() };
 }
 
+/** One announcement as a row: a revocation's XP is shown taken back. */
+function announcementRow({ announcement }: ReceivedAnnouncement) {
+  const { id, type, data } = announcement;
+  return {
+    type,
+    id,
+    userId: data.userId,
+    eventType: data.eventType,
+    xp: type === "reward.revoked" ? -data.xp : data.xp,
+    awardedAt: data.awardedAt,
+  };
+}
+
 const OUTCOME_WORDS: Record<FailureReplay["outcome"], string> = {
   republished: "republished",
   "would republish": "would republish",
@@ -56,60 +69,51 @@ export function registerGrants(program: Command): void {
   grants
     .command("tail")
     .description(
-      "print the reward.granted events a consumer's queue holds (GRANTS_QUEUE_URL; locally, the queue the local bus fills), and remove them",
+      "print the reward.granted and reward.revoked events a consumer's queue holds (GRANTS_QUEUE_URL; locally, the queue the local bus fills with EventBridge's envelope), in either shape a rule delivers (the envelope, or the CloudEvent alone with InputPath=$.detail), and remove the ones printed; a message it cannot read is reported (message id and why) and left in the queue, visible again at once (exit 1)",
     )
-    .option("--max <n>", "at most this many", integer(1, 1_000_000), 100)
+    .option("--max <n>", "at most this many events", integer(1, 1_000_000), 100)
     .option("--follow", "keep reading as events arrive, until Ctrl-C")
     .option("--keep", "leave them in the queue")
-    .option("--json", "print one JSON object per event (the CloudEvent), one per line")
+    .option(
+      "--json",
+      "print one JSON object per event (the CloudEvent), one per line; each unreadable message as one JSON object ({messageId, problem}) per line on stderr",
+    )
     .action(async (options: { max: number; follow?: boolean; keep?: boolean; json?: boolean }) => {
       const config = commandConfig("GRANTS_QUEUE_URL");
       const { sqs } = clientsFor(config);
       const stop = new AbortController();
-      const shown: Array<Record<string, unknown>> = [];
-      const print = (items: Awaited<ReturnType<typeof receiveGrants>>) => {
-        for (const item of items) {
-          if (options.json) process.stdout.write(`${JSON.stringify(item.grant ?? item)}\n`);
-          else if (item.grant) {
-            const { id, data } = item.grant;
-            shown.push({
-              id,
-              userId: data.userId,
-              eventType: data.eventType,
-              xp: data.xp,
-              awardedAt: data.awardedAt,
-            });
-          } else shown.push({ id: `(message ${item.messageId})`, userId: item.problem });
+      if (options.follow) void untilSignal(() => stop.abort());
+      const print = ({ announcements, unreadable }: Pick<ReceivedGrants, "announcements" | "unreadable">) => {
+        if (options.json) {
+          for (const { announcement } of announcements)
+            process.stdout.write(`${JSON.stringify(announcement)}\n`);
+          for (const item of unreadable) process.stderr.write(`${JSON.stringify(item)}\n`);
+          return;
         }
+        if (announcements.length > 0) printTable(announcements.map(announcementRow));
+        for (const { messageId, problem } of unreadable)
+          process.stdout.write(`message ${messageId} left in the queue: ${problem}\n`);
       };
-      if (options.follow) {
-        void untilSignal(() => stop.abort());
-        let left = options.max;
-        while (!stop.signal.aborted && left > 0) {
-          const items = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
-            max: left,
-            waitSeconds: 20,
-            keep: options.keep === true,
-            signal: stop.signal,
-          });
-          left -= items.length;
-          print(items);
-          if (!options.json && shown.length > 0) {
-            printTable(shown.splice(0));
-          }
-        }
-        return;
+      const received = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
+        max: options.max,
+        waitSeconds: options.follow ? 20 : 1,
+        keep: options.keep === true,
+        ...(options.follow ? { signal: stop.signal, onBatch: print } : {}),
+      });
+      if (!options.follow) print(received);
+      for (const { messageId, error } of received.notDeleted)
+        process.stderr.write(
+          `message ${messageId} printed but not deleted (it will be read again): ${error}\n`,
+        );
+      if (!options.json) {
+        if (received.announcements.length === 0 && received.unreadable.length === 0)
+          process.stdout.write("no reward.granted or reward.revoked events waiting\n");
+        else if (received.unreadable.length > 0)
+          process.stdout.write(
+            `${plural(received.announcements.length, "event")} read; ${plural(received.unreadable.length, "unreadable message")} left in the queue\n`,
+          );
       }
-      print(
-        await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
-          max: options.max,
-          waitSeconds: 1,
-          keep: options.keep === true,
-        }),
-      );
-      if (options.json) return;
-      if (shown.length === 0) return void process.stdout.write("no reward.granted events waiting\n");
-      printTable(shown);
+      if (received.unreadable.length > 0 || received.notDeleted.length > 0) process.exitCode = 1;
     });
 
   grants

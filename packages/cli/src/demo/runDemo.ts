@@ -8,7 +8,7 @@ import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";
 import { checkGrants, type GrantCheck } from "../grants/checkGrants";
 import { replayFailures } from "../grants/failedBatches";
-import { receiveGrants } from "../grants/receiveGrants";
+import { grantsAmong, receiveGrants } from "../grants/receiveGrants";
 import { createStreamsClient } from "../grants/tableStream";
 import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
 import { compareXp, dayTotalsOver, type Mismatch } from "../profiles";
@@ -122,6 +122,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     busName: "rewards-demo-bus",
     announcerFailureQueueName: "rewards-demo-announcer-failures",
     grantsQueueName: "rewards-demo-grants",
+    consumerQueueName: "rewards-demo-consumer",
   });
   const proxy = await startFaultProxy({
     target: stack.endpoints.dynamodb,
@@ -225,11 +226,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       waitSeconds: 0,
       keep: false,
     });
-    const grants = await checkGrants(
-      dynamo,
-      config.TABLE_NAME,
-      received.flatMap((item) => (item.grant ? [item.grant] : [])),
-    );
+    const grants = await checkGrants(dynamo, config.TABLE_NAME, grantsAmong(received));
 
     phase("verifying every user's XP and award count");
     const check = await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp);
@@ -297,7 +294,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(`${grants.inconsistent.length} reward.granted ids whose copies differ`);
     const unreplayed = replayedBatches.filter((r) => r.outcome !== "republished").length;
     if (unreplayed > 0) problems.push(`${unreplayed} given-up announcer batches could not be replayed`);
-    if (received.some((item) => !item.grant))
+    if (grantsAmong(received).length !== received.announcements.length + received.unreadable.length)
       problems.push("messages on the grants queue that are not reward.granted");
     report.ok = problems.length === 0;
     return report;

@@ -4,60 +4,76 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { MAX_BATCH_ENTRIES, type RewardGranted, rewardGrantedSchema, sendSqsBatch } from "@rewards/core";
+import { type Announcement, MAX_BATCH_ENTRIES, type RewardGranted, sendSqsBatch } from "@rewards/core";
 import { release } from "../dlq/heldMessages";
+import { type AnnouncementShape, readAnnouncement } from "./readAnnouncement";
 
-export interface ReceivedGrant {
-  messageId?: string | undefined;
-  /** Absent when the message is not a reward.granted in EventBridge's envelope (`problem` says why). */
-  grant?: RewardGranted;
-  problem?: string;
+export interface ReceivedAnnouncement {
+  messageId: string;
+  announcement: Announcement;
+  shape: AnnouncementShape;
 }
 
-/** A grant from the body an EventBridge rule's SQS target receives: the envelope, `detail` the CloudEvent. */
-function grantOfMessage(message: Message): ReceivedGrant {
-  const base = { messageId: message.MessageId };
-  let envelope: { detail?: unknown };
-  try {
-    envelope = JSON.parse(message.Body ?? "");
-  } catch {
-    return { ...base, problem: "the body is not JSON" };
-  }
-  const parsed = rewardGrantedSchema.safeParse(envelope?.detail);
-  if (parsed.success) return { ...base, grant: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ...base, problem: `not a reward.granted: ${issue?.path.join(".") || "detail"} ${issue?.message}` };
+/** A message that holds no announcement: reported, and left in the queue. */
+export interface UnreadableMessage {
+  messageId: string;
+  problem: string;
+}
+
+export interface ReceivedGrants {
+  /** In the order received. */
+  announcements: ReceivedAnnouncement[];
+  unreadable: UnreadableMessage[];
+  /** Read, but the delete was refused: they come back when their hold ends (consumers deduplicate on id). */
+  notDeleted: Array<{ messageId: string; error: string }>;
 }
 
 export interface ReceiveOptions {
   max: number;
   waitSeconds: number;
-  /** Leave the messages in the queue (made visible again at the end). */
+  /** Leave every message in the queue (visible again at the end). */
   keep: boolean;
   signal?: AbortSignal;
+  /** Called with each batch as it is read (for --follow). */
+  onBatch?: (batch: Pick<ReceivedGrants, "announcements" | "unreadable">) => void;
 }
 
 /**
- * Reads up to `max` grants from a queue the bus fills, until a receive finds nothing (or
- * `signal` aborts), deleting each batch once read — unless `keep`.
+ * While one pass runs, what it leaves is held invisible so that it reads each message once;
+ * a pass killed without releasing them leaves them hidden no longer than this.
+ */
+const HOLD_SECONDS = 30;
+
+/** The reward.granted events among what was received (the demo and the soak check them). */
+export const grantsAmong = (received: ReceivedGrants): RewardGranted[] =>
+  received.announcements.flatMap(({ announcement }) =>
+    announcement.type === "reward.granted" ? [announcement] : [],
+  );
+
+/**
+ * Reads up to `max` announcements (reward.granted, reward.revoked, in either shape a rule
+ * delivers) from a consumer's queue until a receive finds nothing (or `signal` aborts). Only
+ * what it read is deleted (and nothing with `keep`); a message it cannot read is reported and
+ * left, made visible again at once when the pass ends.
  */
 export async function receiveGrants(
   sqs: SQSClient,
   queueUrl: string,
   options: ReceiveOptions,
-): Promise<ReceivedGrant[]> {
-  const received: ReceivedGrant[] = [];
-  const kept: Message[] = [];
+): Promise<ReceivedGrants> {
+  const received: ReceivedGrants = { announcements: [], unreadable: [], notDeleted: [] };
+  // By message id: one re-received after its hold (a long --follow) is held again, not reported twice.
+  const held = new Map<string, Message>();
   try {
-    while (received.length < options.max && !options.signal?.aborted) {
+    while (received.announcements.length < options.max && !options.signal?.aborted) {
       let Messages: Message[] = [];
       try {
         ({ Messages = [] } = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
-            MaxNumberOfMessages: Math.min(MAX_BATCH_ENTRIES, options.max - received.length),
+            MaxNumberOfMessages: Math.min(MAX_BATCH_ENTRIES, options.max - received.announcements.length),
             WaitTimeSeconds: options.waitSeconds,
-            ...(options.keep ? { VisibilityTimeout: 300 } : {}),
+            VisibilityTimeout: HOLD_SECONDS,
           }),
           options.signal ? { abortSignal: options.signal } : {},
         ));
@@ -66,16 +82,43 @@ export async function receiveGrants(
         throw error;
       }
       if (Messages.length === 0) break;
-      received.push(...Messages.map(grantOfMessage));
-      if (options.keep) kept.push(...Messages);
-      else
-        await sendSqsBatch(
-          Messages.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+      const batch: Pick<ReceivedGrants, "announcements" | "unreadable"> = {
+        announcements: [],
+        unreadable: [],
+      };
+      const read: Message[] = [];
+      for (const message of Messages) {
+        const messageId = message.MessageId ?? "";
+        const seen = held.has(messageId);
+        const result = readAnnouncement(message.Body ?? "");
+        if (result.ok) {
+          if (!seen)
+            batch.announcements.push({ messageId, announcement: result.announcement, shape: result.shape });
+          if (options.keep) held.set(messageId, message);
+          else read.push(message);
+        } else {
+          if (!seen) batch.unreadable.push({ messageId, problem: result.problem });
+          held.set(messageId, message);
+        }
+      }
+      if (read.length > 0) {
+        const { refused, unsent } = await sendSqsBatch(
+          read.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
           (entries) => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries })),
         );
+        for (const failure of [...refused, ...unsent]) {
+          received.notDeleted.push({
+            messageId: read[Number(failure.entry.Id)]?.MessageId ?? "",
+            error: failure.error,
+          });
+        }
+      }
+      received.announcements.push(...batch.announcements);
+      received.unreadable.push(...batch.unreadable);
+      options.onBatch?.(batch);
     }
   } finally {
-    if (kept.length > 0) await release(sqs, queueUrl, kept);
+    if (held.size > 0) await release(sqs, queueUrl, [...held.values()]);
   }
   return received;
 }

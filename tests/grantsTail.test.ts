@@ -1,0 +1,242 @@
+import { randomUUID } from "node:crypto";
+import {
+  CreateQueueCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  type SQSClient,
+} from "@aws-sdk/client-sqs";
+import {
+  createSqsClient,
+  GUARD_PK_PREFIX,
+  GUARD_SK,
+  type GuardImage,
+  rewardGranted,
+  rewardRevoked,
+} from "@rewards/core";
+import { completed, drain, HANG_GUARD_MS, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
+import { describe, expect, it as plainIt } from "vitest";
+import { readAnnouncement } from "../packages/cli/src/grants/readAnnouncement";
+
+const it = stackTest();
+
+const guard = (userId: string, slug: string): GuardImage => ({
+  pk: `${GUARD_PK_PREFIX}${userId}#${slug}#article.completed`,
+  sk: GUARD_SK,
+  userId,
+  type: "article.completed",
+  amount: 20,
+  eventId: `evt-${slug}`,
+  awardedAt: "2026-12-01T10:00:01.234Z",
+});
+
+/** What a rule without InputPath delivers: EventBridge's envelope around the CloudEvent. */
+const envelopeOf = (event: { type: string }) => ({
+  version: "0",
+  id: randomUUID(),
+  "detail-type": event.type,
+  source: "rewards",
+  account: "000000000000",
+  time: "2026-12-01T10:00:01Z",
+  region: "us-east-1",
+  resources: [],
+  detail: event,
+});
+
+async function send(sqs: SQSClient, queueUrl: string, body: string): Promise<string> {
+  const { MessageId } = await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+  return MessageId as string;
+}
+
+/** Everything visible in the queue right now, left there (received with a zero hold). */
+async function visibleNow(sqs: SQSClient, queueUrl: string) {
+  const { Messages = [] } = await sqs.send(
+    new ReceiveMessageCommand({
+      QueueUrl: queueUrl,
+      MaxNumberOfMessages: 10,
+      WaitTimeSeconds: 0,
+      VisibilityTimeout: 0,
+    }),
+  );
+  return Messages.map((m) => ({ messageId: m.MessageId, body: m.Body }));
+}
+
+const lines = (text: string) => text.split("\n").filter(Boolean);
+
+describe("readAnnouncement (pure)", () => {
+  const granted = rewardGranted(guard("u1", "a"));
+  const revoked = rewardRevoked({
+    ...guard("u1", "a"),
+    revokedAt: "2026-12-02T00:00:00.000Z",
+    revokedReason: "bug",
+  });
+
+  plainIt("reads both announcements in both shapes", () => {
+    expect(readAnnouncement(JSON.stringify(envelopeOf(granted)))).toEqual({
+      ok: true,
+      announcement: granted,
+      shape: "envelope",
+    });
+    expect(readAnnouncement(JSON.stringify(granted))).toEqual({
+      ok: true,
+      announcement: granted,
+      shape: "cloudevent",
+    });
+    expect(readAnnouncement(JSON.stringify(envelopeOf(revoked)))).toEqual({
+      ok: true,
+      announcement: revoked,
+      shape: "envelope",
+    });
+    expect(readAnnouncement(JSON.stringify(revoked))).toEqual({
+      ok: true,
+      announcement: revoked,
+      shape: "cloudevent",
+    });
+  });
+
+  plainIt("says why a body holds no announcement", () => {
+    expect(readAnnouncement("not json")).toEqual({ ok: false, problem: "the body is not JSON" });
+    expect(readAnnouncement("[1]")).toEqual({ ok: false, problem: "the body is not a JSON object" });
+    expect(
+      readAnnouncement(JSON.stringify({ ...envelopeOf(granted), "detail-type": "order.placed" })),
+    ).toEqual({
+      ok: false,
+      problem:
+        'an EventBridge event whose detail-type "order.placed" is not reward.granted or reward.revoked',
+    });
+    expect(readAnnouncement(JSON.stringify({ ...envelopeOf(granted), detail: "x" }))).toEqual({
+      ok: false,
+      problem: "an EventBridge event whose detail is not an object",
+    });
+    expect(
+      readAnnouncement(JSON.stringify({ ...envelopeOf(granted), "detail-type": "reward.revoked" })),
+    ).toEqual({
+      ok: false,
+      problem: "an EventBridge event of detail-type reward.revoked whose detail is a reward.granted",
+    });
+    expect(readAnnouncement(JSON.stringify({ ...granted, type: "article.completed" }))).toEqual({
+      ok: false,
+      problem: 'not a reward.granted or reward.revoked: type "article.completed"',
+    });
+    expect(readAnnouncement(JSON.stringify({ ...granted, data: { ...granted.data, xp: "20" } }))).toEqual({
+      ok: false,
+      problem: "not a valid reward.granted: data.xp Invalid input: expected number, received string",
+    });
+  });
+});
+
+describe("rewards grants tail", () => {
+  it("prints what it reads, in either shape, and leaves what it cannot read in the queue, visible at once", async ({
+    stack,
+  }) => {
+    const sqs = createSqsClient(stack.env);
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `tail-${randomUUID().slice(0, 8)}` }),
+    );
+    const queueUrl = QueueUrl as string;
+    const env = { ...stack.env, GRANTS_QUEUE_URL: queueUrl };
+    const granted = rewardGranted(guard("u2", "a"));
+    const revoked = rewardRevoked({
+      ...guard("u2", "b"),
+      revokedAt: "2026-12-02T00:00:00.000Z",
+      revokedReason: "bug",
+    });
+    await send(sqs, queueUrl, JSON.stringify(envelopeOf(granted)));
+    await send(sqs, queueUrl, JSON.stringify(revoked));
+    const wrong = await send(
+      sqs,
+      queueUrl,
+      JSON.stringify({ ...envelopeOf(granted), "detail-type": "order.placed" }),
+    );
+
+    const keep = await runCli(["grants", "tail", "--keep"], env);
+    expect(keep.code).toBe(1);
+    expect(keep.stdout).toContain(
+      `message ${wrong} left in the queue: an EventBridge event whose detail-type`,
+    );
+    expect(keep.stdout).toContain("2 events read; 1 unreadable message left in the queue");
+    expect((await visibleNow(sqs, queueUrl)).length).toBe(3);
+
+    const tail = await runCli(["grants", "tail"], env);
+    expect(tail.code).toBe(1);
+    expect(tail.stdout).toMatch(/reward\.granted .*u2 .*article\.completed .* 20 /);
+    expect(tail.stdout).toMatch(/reward\.revoked .*u2 .*article\.completed .* -20 /);
+    expect(tail.stdout).toContain(`message ${wrong} left in the queue`);
+    expect(await visibleNow(sqs, queueUrl)).toEqual([{ messageId: wrong, body: expect.any(String) }]);
+
+    await drain(sqs, queueUrl);
+    expect(await runCli(["grants", "tail"], env)).toEqual({
+      code: 0,
+      stdout: "no reward.granted or reward.revoked events waiting\n",
+      stderr: "",
+    });
+  });
+});
+
+describe("with `rewards dev --json` running", () => {
+  plainIt(
+    "grants tail --json prints the envelope's event and the bare CloudEvent and leaves the non-JSON message; a consumer's queue gets the CloudEvent alone",
+    async () => {
+      const dev = startCli(["dev", "--json", "--wait", "1"], { LOG_LEVEL: "warn" });
+      try {
+        expect(
+          await waitFor(() => dev.output().stdout.includes("\n"), { timeoutMs: HANG_GUARD_MS }),
+          dev.output().stderr,
+        ).toBe(true);
+        const env = JSON.parse(dev.output().stdout.split("\n")[0] as string) as Record<string, string>;
+        expect(env.CONSUMER_QUEUE_URL).toMatch(/rewards-consumer$/);
+        expect(env.GRANTS_QUEUE_URL).toMatch(/rewards-grants$/);
+        const sqs = createSqsClient(env);
+        const first = rewardGranted(guard("held", "a"));
+        const second = rewardGranted(guard("held", "b"));
+        await send(sqs, env.GRANTS_QUEUE_URL as string, JSON.stringify(envelopeOf(first)));
+        await send(sqs, env.GRANTS_QUEUE_URL as string, JSON.stringify(second));
+        const notJson = await send(sqs, env.GRANTS_QUEUE_URL as string, "{not json");
+
+        const tail = await runCli(["grants", "tail", "--json"], env);
+        expect(tail.code).toBe(1);
+        expect(lines(tail.stdout).map((line) => JSON.parse(line))).toEqual([first, second]);
+        expect(lines(tail.stderr).map((line) => JSON.parse(line))).toEqual([
+          { messageId: notJson, problem: "the body is not JSON" },
+        ]);
+        expect(await visibleNow(sqs, env.GRANTS_QUEUE_URL as string)).toEqual([
+          { messageId: notJson, body: "{not json" },
+        ]);
+        // Still there for the next reader, still reported, never deleted.
+        const again = await runCli(["grants", "tail", "--json"], env);
+        expect(again).toMatchObject({ code: 1, stdout: "" });
+        expect(again.stderr).toContain(notJson);
+        await drain(sqs, env.GRANTS_QUEUE_URL as string);
+
+        // A real award reaches both queues: the envelope for grants tail, the CloudEvent alone for a consumer.
+        expect((await runCli(["publish", "-"], env, `${completed("dev-consumer", "a")}\n`)).code).toBe(0);
+        const consumed: string[] = [];
+        expect(
+          await waitFor(
+            async () => {
+              consumed.push(
+                ...(await drain(sqs, env.CONSUMER_QUEUE_URL as string)).map((m) => m.Body as string),
+              );
+              return consumed.length > 0;
+            },
+            { timeoutMs: HANG_GUARD_MS },
+          ),
+        ).toBe(true);
+        const bare = JSON.parse(consumed[0] as string);
+        expect(bare).toMatchObject({
+          type: "reward.granted",
+          data: { userId: "dev-consumer", intentKey: "dev-consumer#a#article.completed", xp: 20 },
+        });
+        const tailed = await runCli(["grants", "tail", "--json"], env);
+        expect(tailed.code).toBe(0);
+        // Each queue has its own copy (at least one: delivery is at least once).
+        const tailedEvents = lines(tailed.stdout).map((line) => JSON.parse(line));
+        expect(tailedEvents.length).toBeGreaterThan(0);
+        expect(tailedEvents).toEqual(tailedEvents.map(() => bare));
+        expect(consumed).toEqual(consumed.map(() => consumed[0]));
+      } finally {
+        dev.child.kill("SIGINT");
+        await dev.exited;
+      }
+    },
+  );
+});
