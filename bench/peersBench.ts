@@ -8,8 +8,9 @@ import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
-import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { generateTraffic } from "@rewards/cli";
+import { guardKey, PROFILE_UPDATE, profileKey, resources } from "@rewards/core";
 import {
   createTable,
   type FaultRule,
@@ -23,7 +24,8 @@ import type { SqsBatchHandler } from "@rewards/worker";
 import type { SQSRecord } from "aws-lambda";
 import pLimit from "p-limit";
 import { type Peer, peers } from "./peers";
-import { itemSizeBytes, readUnits, transactionalWriteUnits, writeUnits } from "./peers/capacity";
+import { startCallRecorder, waves } from "./peers/callRecorder";
+import { itemSizeBytes, readUnits, writeUnits } from "./peers/capacity";
 import { documentClient } from "./peers/peer";
 
 /**
@@ -42,6 +44,10 @@ const RUNS = QUICK ? 1 : 3;
 const ROUND_TRIPS_MS = SMOKE ? [25] : [25, 50];
 /** Batches measured per latency mode: of 10, and of 100. */
 const LATENCY_BATCHES = SMOKE ? { 10: 1, 100: 0 } : QUICK ? { 10: 3, 100: 1 } : { 10: 20, 100: 4 };
+/** The round trip of the batches whose calls are recorded to count waves: long against a wave's serial time here. */
+const DEPTH_ROUND_TRIP_MS = SMOKE ? 200 : 1000;
+/** Sequential calls per figure of the emulator's service time. */
+const SERVICE_SAMPLES = SMOKE ? 8 : QUICK ? 20 : 60;
 /** Latency of the race case's calls (the emulator's speed is not what it measures). */
 const RACE_LATENCY_MS = 10;
 const credentials = { accessKeyId: "test", secretAccessKey: "test" };
@@ -188,30 +194,58 @@ async function callsAndUnits(stack: LocalStack, peer: Peer) {
   const profileBytes = itemSizeBytes(profile);
   const guardBytes = itemSizeBytes(guard);
   const recordBytes = itemSizeBytes(records.Items?.[0] ?? {});
-  const units = {
-    "rewards (this worker)": {
-      new: { wcu: transactionalWriteUnits(guardBytes) + transactionalWriteUnits(profileBytes), rcu: 0 },
-      duplicate: { wcu: transactionalWriteUnits(guardBytes) + transactionalWriteUnits(profileBytes), rcu: 0 },
-    },
-    "Powertools idempotency": {
-      new: { wcu: writeUnits(recordBytes) + writeUnits(profileBytes) + writeUnits(recordBytes), rcu: 0 },
-      duplicate: { wcu: writeUnits(recordBytes), rcu: 0 },
-    },
-    "check-then-write": {
-      new: { wcu: writeUnits(profileBytes) + writeUnits(guardBytes), rcu: readUnits(guardBytes) },
-      duplicate: { wcu: 0, rcu: readUnits(guardBytes) },
-    },
-  }[peer.name] ?? { new: { wcu: Number.NaN, rcu: 0 }, duplicate: { wcu: Number.NaN, rcu: 0 } };
+  const model = unitModel(peer.name, { guardBytes, profileBytes, recordBytes });
+  const perUser = (k: number, paid: number) => model(k, paid);
+  // The mixed batch's shape: five records per user, the odd positions paid before (2 or 3 of each user's 5).
+  const mixed = [0, 1].map((u) => perUser(5, [0, 1, 2, 3, 4].filter((j) => (u * 5 + j) % 2 === 1).length));
   return {
     callsPerNewEvent: newCalls,
     callsPerDuplicate: duplicateCalls,
     newByOperation,
     duplicateByOperation,
     itemBytes: { profile: profileBytes, guard: guardBytes, idempotencyRecord: recordBytes },
-    writeUnitsPerNewEvent: units.new.wcu,
-    writeUnitsPerDuplicate: units.duplicate.wcu,
-    readUnitsPerNewEvent: units.new.rcu,
-    readUnitsPerDuplicate: units.duplicate.rcu,
+    // Computed from the measured sizes and DynamoDB's published rules (bench/peers/capacity.ts).
+    writeUnitsPerAward: { k1: round(perUser(1, 0).wcu / 1), k5: round(perUser(5, 0).wcu / 5) },
+    readUnitsPerAward: { k1: round(perUser(1, 0).rcu / 1), k5: round(perUser(5, 0).rcu / 5) },
+    writeUnitsPerDuplicate: perUser(1, 1).wcu,
+    readUnitsPerDuplicate: perUser(1, 1).rcu,
+    /** Per record of a batch of five records per user with half of them paid before (2 of one user's, 3 of the next). */
+    writeUnitsPerRecordMixed: round(
+      (mixed[0]?.wcu ?? Number.NaN) / 5 / 2 + (mixed[1]?.wcu ?? Number.NaN) / 5 / 2,
+    ),
+    readUnitsPerRecordMixed: round(
+      (mixed[0]?.rcu ?? Number.NaN) / 5 / 2 + (mixed[1]?.rcu ?? Number.NaN) / 5 / 2,
+    ),
+  };
+}
+
+/**
+ * Units for k records of one user in one batch, `paid` of them paid by an earlier batch.
+ * This worker: one transaction of the k guards + the profile (2 WCU per KB per item); when some
+ * were paid that transaction is cancelled (AWS does not publish what a cancelled transaction
+ * consumes: counted as if written, this worker's worst case) and the rest go again as a second one.
+ * Powertools: per new record a conditional put of its record, the award, the COMPLETED update;
+ * per paid record the failed conditional put (1 WCU). Check-then-write: per record a strongly
+ * consistent read; per new record the award and the guard put.
+ */
+function unitModel(name: string, bytes: { guardBytes: number; profileBytes: number; recordBytes: number }) {
+  const guard = writeUnits(bytes.guardBytes);
+  const profile = writeUnits(bytes.profileBytes);
+  const record = writeUnits(bytes.recordBytes);
+  return (k: number, paid: number): { wcu: number; rcu: number } => {
+    const fresh = k - paid;
+    switch (name) {
+      case "rewards (this worker)": {
+        const transaction = (guards: number) => (guards > 0 ? 2 * (guards * guard + profile) : 0);
+        return { wcu: paid > 0 ? transaction(k) + transaction(fresh) : transaction(k), rcu: 0 };
+      }
+      case "Powertools idempotency":
+        return { wcu: fresh * (2 * record + profile) + paid * record, rcu: 0 };
+      case "check-then-write":
+        return { wcu: fresh * (profile + guard), rcu: k * readUnits(bytes.guardBytes) };
+      default:
+        return { wcu: Number.NaN, rcu: Number.NaN };
+    }
   };
 }
 
@@ -229,8 +263,13 @@ async function timePerEvent(stack: LocalStack, peer: Peer, inFlight: number): Pr
 
 // --- 3. batch latency at real round trips ----------------------------------------------------
 
-/** `distinct`: every record a user of its own; `repeating`: five records for each user, other intents. */
-type Pattern = "distinct" | "repeating";
+/**
+ * `distinct`: every record a user of its own; `repeating`: five records for each user, other
+ * intents; `mixed`: five records per user, half of the batch (the odd positions: 2 or 3 of each
+ * user's five) paid by an earlier, untimed batch.
+ */
+type Pattern = "distinct" | "repeating" | "mixed";
+const PATTERNS: readonly Pattern[] = ["distinct", "repeating", "mixed"];
 
 function latencyBatch(size: number, pattern: Pattern, label: string): SQSRecord[] {
   return Array.from({ length: size }, (_, i) =>
@@ -250,6 +289,19 @@ function latencyBatch(size: number, pattern: Pattern, label: string): SQSRecord[
   );
 }
 
+/** The records of a mixed batch paid before it, as deliveries of their own (other message ids). */
+const paidBefore = (batch: SQSRecord[], pattern: Pattern) =>
+  pattern === "mixed" ? redeliver(batch.filter((_, i) => i % 2 === 1)) : [];
+
+/** Pays a mixed batch's earlier half straight to DynamoDB (no injected latency: it is not timed). */
+async function payBefore(stack: LocalStack, peer: Peer, tables: Tables, records: SQSRecord[]) {
+  if (records.length === 0) return;
+  const direct = peer.create({ client: clientConfig(stack.endpoints.dynamodb), ...tables });
+  const response = await invoke(direct, records);
+  if (response.batchItemFailures.length > 0)
+    throw new Error(`${peer.name}: paying before a mixed batch failed`);
+}
+
 async function batchLatency(
   stack: LocalStack,
   peer: Peer,
@@ -262,6 +314,7 @@ async function batchLatency(
   const durations: number[] = [];
   for (let b = 0; b < LATENCY_BATCHES[size]; b++) {
     const batch = latencyBatch(size, pattern, `lat-${roundTripMs}-${size}-${pattern}-${b}`);
+    await payBefore(stack, peer, run.tables, paidBefore(batch, pattern));
     const started = performance.now();
     await invoke(run.handler, batch);
     durations.push(performance.now() - started);
@@ -277,6 +330,123 @@ async function batchLatency(
     p99Ms: round(percentile(durations, 99), 1),
     p50RoundTrips: round(p50 / roundTripMs, 2),
   };
+}
+
+// --- 3a. critical-path depth of each batch shape ----------------------------------------------
+
+/**
+ * One batch of each shape with a round trip long against the emulator's serial time for one wave,
+ * every call's arrival and answer noted by a hop in front of the fault proxy: the waves are the
+ * transactions (calls) in sequence. Beside it, the depth computed from each worker's design.
+ */
+async function criticalPath(stack: LocalStack, peer: Peer, size: 10 | 100, pattern: Pattern) {
+  const tables = await createTables(stack);
+  const proxy = await startFaultProxy({
+    target: stack.endpoints.dynamodb,
+    rules: [{ operation: "*", fault: "latency", probability: 1, fixedMs: DEPTH_ROUND_TRIP_MS }],
+    seed: SEED,
+  });
+  const recorder = await startCallRecorder(proxy.endpoint);
+  const handler = peer.create({ client: clientConfig(recorder.endpoint), ...tables });
+  const batch = latencyBatch(size, pattern, `depth-${size}-${pattern}`);
+  await payBefore(stack, peer, tables, paidBefore(batch, pattern));
+  const started = performance.now();
+  await invoke(handler, batch);
+  const ms = performance.now() - started;
+  await recorder.stop();
+  await proxy.stop();
+  const users = new Set(batch.map((r) => JSON.parse(r.body).data.userId)).size;
+  const wavesOf = waves(recorder.calls);
+  const computed =
+    peer.name === "rewards (this worker)"
+      ? Math.ceil(users / resources.worker.concurrency) * (pattern === "mixed" ? 2 : 1)
+      : peer.sequence.length;
+  return {
+    size,
+    pattern,
+    users,
+    roundTripMs: DEPTH_ROUND_TRIP_MS,
+    calls: recorder.calls.length,
+    byOperation: Object.fromEntries(
+      [...new Set(recorder.calls.map((c) => c.operation))].map((op) => [
+        op,
+        recorder.calls.filter((c) => c.operation === op).length,
+      ]),
+    ),
+    measuredDepth: wavesOf.depth,
+    /** The widest spread of answers within one wave: at or over the round trip, the depth may be overcounted. */
+    waveSpreadMs: round(wavesOf.spreadMs, 1),
+    computedDepth: computed,
+    batchRoundTrips: round(ms / DEPTH_ROUND_TRIP_MS, 2),
+  };
+}
+
+// --- 3b. the emulator's serial service time -----------------------------------------------------
+
+/** p50 of sequential calls straight to the local DynamoDB (no proxy, no injected latency), as the SDK client sees them. */
+async function serviceTime(stack: LocalStack) {
+  const tables = await createTables(stack);
+  const doc = documentClient(clientConfig(stack.endpoints.dynamodb));
+  const now = new Date().toISOString();
+  const transaction = async (guards: number, label: string) => {
+    const userId = `svc-${label}`;
+    const started = performance.now();
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...Array.from({ length: guards }, (_, i) => ({
+            Put: {
+              TableName: tables.tableName,
+              Item: {
+                ...guardKey(`${userId}#slug-${i}#article.completed`),
+                userId,
+                type: "article.completed",
+                amount: 10,
+                eventId: `evt-${label}-${i}`,
+                messageId: `msg-${label}-${i}`,
+                awardedAt: now,
+              },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          })),
+          {
+            Update: {
+              TableName: tables.tableName,
+              Key: profileKey(userId),
+              UpdateExpression: PROFILE_UPDATE,
+              ExpressionAttributeValues: { ":xp": 10 * guards, ":awards": guards, ":now": now },
+            },
+          },
+        ],
+      }),
+    );
+    return performance.now() - started;
+  };
+  const update = async (label: string) => {
+    const started = performance.now();
+    await doc.send(
+      new UpdateCommand({
+        TableName: tables.tableName,
+        Key: profileKey(`svc-${label}`),
+        UpdateExpression: PROFILE_UPDATE,
+        ExpressionAttributeValues: { ":xp": 10, ":awards": 1, ":now": now },
+      }),
+    );
+    return performance.now() - started;
+  };
+  const sample = async (n: number, call: (label: string) => Promise<number>, label: string) => {
+    for (let i = 0; i < 3; i++) await call(`${label}-warm-${i}`);
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) ms.push(await call(`${label}-${i}`));
+    return { samples: n, p50Ms: round(median(ms), 2), p90Ms: round(percentile(ms, 90), 2) };
+  };
+  const result = {
+    transaction2Items: await sample(SERVICE_SAMPLES, (l) => transaction(1, l), "t2"),
+    transaction100Items: await sample(Math.ceil(SERVICE_SAMPLES / 4), (l) => transaction(99, l), "t100"),
+    updateItem: await sample(SERVICE_SAMPLES, update, "u"),
+  };
+  doc.destroy();
+  return result;
 }
 
 // --- 4. one intent delivered in 5 batches processed at once ---------------------------------
@@ -386,6 +556,8 @@ const started = Date.now();
 const stack = await startLocalStack();
 const log = (line: string) => process.stderr.write(`${line}\n`);
 try {
+  log("the emulator's serial service time");
+  const emulatorServiceTime = await serviceTime(stack);
   const results: Record<string, Record<string, unknown>> = {};
   for (const peer of peers) {
     log(`${peer.name}: calls, units, latency, races, crashes, lost answers`);
@@ -397,10 +569,18 @@ try {
         for (const roundTripMs of ROUND_TRIPS_MS) {
           for (const size of [10, 100] as const) {
             if (LATENCY_BATCHES[size] === 0) continue;
-            for (const pattern of ["distinct", "repeating"] as const) {
+            for (const pattern of PATTERNS) {
               rows.push(await batchLatency(stack, peer, roundTripMs, size, pattern));
             }
           }
+        }
+        return rows;
+      })(),
+      criticalPath: await (async () => {
+        const rows = [];
+        for (const size of [10, 100] as const) {
+          if (LATENCY_BATCHES[size] === 0) continue;
+          for (const pattern of PATTERNS) rows.push(await criticalPath(stack, peer, size, pattern));
         }
         return rows;
       })(),
@@ -448,7 +628,10 @@ try {
       runs: RUNS,
       roundTripsMs: ROUND_TRIPS_MS,
       raceLatencyMs: RACE_LATENCY_MS,
+      depthRoundTripMs: DEPTH_ROUND_TRIP_MS,
+      concurrency: resources.worker.concurrency,
     },
+    emulatorServiceTime,
     versions: {
       node: process.version,
       "@aws-lambda-powertools/idempotency": "2.35.0",

@@ -89,7 +89,17 @@ describe("every benchmark runs at a tiny size", () => {
         "Powertools idempotency",
         "check-then-write",
       ]);
-      expect(results.peers["rewards (this worker)"].concurrentCopies.doubleAwards).toBe(0);
+      const ours = results.peers["rewards (this worker)"];
+      expect(ours.concurrentCopies.doubleAwards).toBe(0);
+      // One award alone, and five of one user in one transaction: 2(k + 1) WCU with small items.
+      expect(ours.writeUnitsPerAward).toEqual({ k1: 4, k5: 2.4 });
+      expect(ours.batchLatency.map((l: { pattern: string }) => l.pattern)).toContain("mixed");
+      expect(
+        ours.criticalPath.find(
+          (d: { pattern: string; size: number }) => d.pattern === "mixed" && d.size === 10,
+        )?.byOperation,
+      ).toEqual({ TransactWriteItems: 4 });
+      expect(results.emulatorServiceTime.transaction2Items.p50Ms).toBeGreaterThan(0);
       const out = join(await mkdtemp(join(tmpdir(), "report-")), "REPORT.md");
       await bench([
         "bench/peersReport.ts",
@@ -98,7 +108,11 @@ describe("every benchmark runs at a tiny size", () => {
         "--out",
         out,
       ]);
-      expect(await readFile(out, "utf8")).toContain("## Batch latency at real round trips");
+      const report = await readFile(out, "utf8");
+      expect(report).toContain("## Batch latency at real round trips");
+      expect(report).toContain("## The emulator's serial service time");
+      expect(report).toContain("## Critical-path depth");
+      expect(report).toContain("## Targets");
     },
     HANG_GUARD_MS,
   );
