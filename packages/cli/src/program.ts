@@ -13,6 +13,7 @@ import { registerGuard } from "./commands/guard";
 import { registerLoad } from "./commands/load";
 import { registerPublish } from "./commands/publish";
 import { registerQueue } from "./commands/queue";
+import { registerRevoke } from "./commands/revoke";
 import { registerSchema } from "./commands/schema";
 import { registerUser } from "./commands/user";
 import { registerVerify } from "./commands/verify";
@@ -45,6 +46,7 @@ function buildProgram(): Command {
     registerDlq,
     registerGrants,
     registerGuard,
+    registerRevoke,
     registerUser,
     registerSchema,
     registerEnv,

@@ -61,6 +61,24 @@ export {
 export { type ParkCode, type ParkReason, parkReason } from "./parkReason";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
+export { parseRevokeLine, type RevokeLine } from "./revokeLine";
+export {
+  planRevocation,
+  REVOKE_CONDITION,
+  REVOKE_GUARD_UPDATE,
+  type RevokeContext,
+  UNPAY_PROFILE_UPDATE,
+} from "./revokeTransaction";
+export {
+  type Attempted,
+  countVerdicts,
+  type GuardJudgement,
+  judgeGuard,
+  type RevokeCounts,
+  type RevokeResult,
+  type RevokeVerdict,
+  resultOf,
+} from "./revokeVerdict";
 export {
   type Announcement,
   type GuardImage,
@@ -87,6 +105,7 @@ export {
   MAX_MESSAGE_BYTES,
   messageSize,
 } from "./sqsMessage";
+export { isExpired, type ReadGuard, readGuard, type StoredGuard, storedGuardSchema } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";
