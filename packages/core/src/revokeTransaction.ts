@@ -48,7 +48,7 @@ export function planRevocation(guard: StoredGuard, context: RevokeContext): Tran
           TableName: context.tableName,
           Key: profileKey(guard.userId),
           UpdateExpression: UNPAY_PROFILE_UPDATE,
-          ExpressionAttributeValues: { ":minusAmount": -guard.amount, ":minusOne": -1, ":now": nowIso },
+          ExpressionAttributeValues: { ":minusAmount": 0 - guard.amount, ":minusOne": -1, ":now": nowIso },
         },
       },
     ],
