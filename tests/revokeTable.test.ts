@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { isAwardCandidate } from "@rewards/announcer";
 import {
@@ -168,6 +169,37 @@ describe("revoking on the embedded DynamoDB", () => {
     const profile = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: profileKey(user) }));
     // 40 paid (the hand-made "new award" paid nothing here); the 5 XP read is taken back, once.
     expect(profile.Item).toMatchObject({ xp: 35, awards: 1 });
+  });
+
+  it("the DLQ's replay preview says 'already paid (revoked)' for a revoked intent; --skip-paid deletes it", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const user = `d-${randomUUID().slice(0, 6)}`;
+    const revokedBody = completed(user, "revoked");
+    const paidBody = completed(user, "paid");
+    await award(table.env, [revokedBody, paidBody]);
+    expect(
+      (await runCli(["revoke", "-", "--reason", "bot", "--yes"], table.env, `${revokedBody}\n`)).stdout,
+    ).toContain("1 revoked (20 XP from 1 user)");
+    // Copies of both reach the DLQ (say, the redrive policy moved them), and one never paid.
+    const sqs = createSqsClient(table.env);
+    const newBody = completed(user, "new");
+    for (const body of [revokedBody, paidBody, newBody])
+      await sqs.send(new SendMessageCommand({ QueueUrl: table.env.DLQ_URL, MessageBody: body }));
+
+    const stats = await runCli(["dlq", "stats", "--json"], table.env);
+    expect(JSON.parse(stats.stdout).byVerdict).toEqual({ pay: 1, paid: 1, revoked: 1, stale: 0, invalid: 0 });
+    expect((await runCli(["dlq", "stats"], table.env)).stdout).toContain(
+      "would pay 1, already paid 1, already paid (revoked) 1, stale 0, invalid 0",
+    );
+    const dry = await runCli(["dlq", "replay", "--dry-run"], table.env);
+    expect(dry.stdout.split("\n")[0]).toBe(
+      "Replayed now, the matching messages would: 1 would pay, 1 already paid, 1 already paid (revoked), 0 stale, 0 invalid.",
+    );
+    const skipping = JSON.parse((await runCli(["dlq", "replay", "--skip-paid", "--json"], table.env)).stdout);
+    expect(skipping).toMatchObject({ replayed: 1, skippedPaid: 2 });
+    expect((await drain(sqs, table.env.QUEUE_URL as string)).map((m) => m.Body)).toEqual([newBody]);
   });
 
   it("names a missing table and an unreachable endpoint, one line, exit 1", async ({ stack }) => {
