@@ -70,6 +70,12 @@ describe("parseRevokeLine", () => {
       ok: false,
       reason: 'type: no reward rule for type "article.opened"',
     });
+    // JSON that is no object is judged as the worker judges it (never looked into for a key).
+    for (const text of ["7", '"intentKey"', "true"])
+      expect(parseRevokeLine(text)).toEqual({
+        ok: false,
+        reason: "Invalid input: expected object, received " + typeof JSON.parse(text),
+      });
     expect(parseRevokeLine("null")).toMatchObject({ ok: false });
     expect(parseRevokeLine("[]")).toMatchObject({ ok: false });
   });

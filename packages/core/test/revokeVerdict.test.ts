@@ -123,7 +123,8 @@ describe("resultOf", () => {
       verdict: "revoked",
     });
     const { revokedReason: _, ...noReason } = revoked;
-    expect(resultOf(6, "k", judgeGuard(noReason, nowMs))).toEqual({
+    // No revokedReason key at all (not one holding undefined).
+    expect(resultOf(6, "k", judgeGuard(noReason, nowMs))).toStrictEqual({
       line: 6,
       verdict: "already_revoked",
       intentKey: "k",
