@@ -300,7 +300,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     };
 
     for (let i = 0; i < (options.workers ?? 2); i++) startWorker();
-    const revoking = revokeWhileRunning(Date.now() + 60_000 + options.events * 40);
+    // Until every chosen intent is revoked: the last ones paid may need a run after the drain.
+    const revoking = revokeWhileRunning(Date.now() + 90_000 + options.events * 40);
     let kills = 0;
     for (; kills < (options.kills ?? 0); kills++) {
       await delay(1000 + Math.floor(random() * 2000));
