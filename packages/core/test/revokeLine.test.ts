@@ -74,7 +74,7 @@ describe("parseRevokeLine", () => {
     for (const text of ["7", '"intentKey"', "true"])
       expect(parseRevokeLine(text)).toEqual({
         ok: false,
-        reason: "Invalid input: expected object, received " + typeof JSON.parse(text),
+        reason: `Invalid input: expected object, received ${typeof JSON.parse(text)}`,
       });
     expect(parseRevokeLine("null")).toMatchObject({ ok: false });
     expect(parseRevokeLine("[]")).toMatchObject({ ok: false });
