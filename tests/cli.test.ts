@@ -183,7 +183,7 @@ describe("rewards user, guard and dlq", () => {
         distinct: 1,
         byError: { invalid_json: 1 },
         byType: { "(unknown)": 1 },
-        byVerdict: { pay: 0, paid: 0, stale: 0, invalid: 1 },
+        byVerdict: { pay: 0, paid: 0, revoked: 0, stale: 0, invalid: 1 },
       });
       const peek = await cli(["dlq", "peek", "--json"]);
       expect(JSON.parse(peek.stdout)).toMatchObject([{ error: "invalid_json", body: "{poison" }]);

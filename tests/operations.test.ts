@@ -296,7 +296,7 @@ describe("the DLQ replay operators need", () => {
     const cli = cliIn(env);
 
     const dry = JSON.parse((await cli(["dlq", "replay", "--dry-run", "--json"])).stdout);
-    expect(dry.verdicts).toEqual({ pay: 1, paid: 1, stale: 1, invalid: 1 });
+    expect(dry.verdicts).toEqual({ pay: 1, paid: 1, revoked: 0, stale: 1, invalid: 1 });
     expect(
       Object.fromEntries(
         dry.judged.map((j: { messageId: string; verdict: string }) => [j.verdict, j.messageId]),
@@ -317,7 +317,7 @@ describe("the DLQ replay operators need", () => {
       replayed: 3,
       skippedPaid: 1,
       skipped: [{ messageId: ids.paid, intentKey: `${user}#paid#article.completed` }],
-      verdicts: { pay: 1, paid: 1, stale: 1, invalid: 1 },
+      verdicts: { pay: 1, paid: 1, revoked: 0, stale: 1, invalid: 1 },
     });
     expect((await queueCounts(sqs, env.DLQ_URL as string)).visible).toBe(0);
     const replayed = await receiveAll(sqs, env.QUEUE_URL as string);

@@ -4,7 +4,8 @@ import { runSoak } from "./soak/runSoak";
 /**
  * A fixed small set of seeds of the soak (`npm run soak` runs more): every fault kind on,
  * 27% duplicates, 2% poison, and on the second seed worker and announcer processes
- * SIGKILLed mid-run; every award announced as reward.granted by exactly one id.
+ * SIGKILLed mid-run; every award announced as reward.granted by exactly one id; a tenth of the
+ * awards revoked with `rewards revoke` meanwhile, each once and announced once as reward.revoked.
  */
 describe("seeded fault soak", () => {
   it.each([
@@ -24,7 +25,17 @@ describe("seeded fault soak", () => {
         unannounced: 0,
         wronglyAnnounced: 0,
         inconsistentGrants: 0,
+        // A tenth of the awards revoked while the processes run (and die): each once, its
+        // XP taken back (lost/doublePaid compare XP = paid − revoked), announced by one id.
+        revokedTwice: 0,
+        unannouncedRevocations: 0,
+        wronglyAnnouncedRevocations: 0,
+        inconsistentRevocations: 0,
       });
+      expect(row.revoked).toBeGreaterThan(0);
+      expect(row.revocationsAnnounced).toBe(row.revoked);
+      expect(row.revocationCopies).toBeGreaterThanOrEqual(row.revoked);
+      expect(row.ok).toBe(true);
       // One reward.granted id per paid award; copies allowed (answers lost, processes killed).
       expect(row.announced).toBe(row.uniqueIntents);
       expect(row.grantCopies).toBeGreaterThanOrEqual(row.announced);

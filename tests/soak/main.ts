@@ -1,5 +1,5 @@
 /**
- * `npm run soak -- --seeds N --events M [--kill] [--artifact] [--first-seed S] [--json]`: seeded soak
+ * `npm run soak -- --seeds N --events M [--kill] [--artifact] [--revoke R] [--first-seed S] [--json]`: seeded soak
  * runs, one row per seed; exit 1 on any lost or double-paid award, unparked poison or
  * undrained queue. See runSoak.ts for what a run does.
  */
@@ -15,6 +15,8 @@ const { values } = parseArgs({
     kill: { type: "boolean", default: false },
     /** Run the deployable bundle (npm run build:function) instead of the TypeScript source. */
     artifact: { type: "boolean", default: false },
+    /** The share of unique intents revoked while the workers run (default 0.1). */
+    revoke: { type: "string", default: "0.1" },
     json: { type: "boolean", default: false },
   },
 });
@@ -29,6 +31,11 @@ const count = (name: string, value: string | undefined, min: number) => {
 const seeds = count("seeds", values.seeds, 1);
 const events = count("events", values.events, 10);
 const firstSeed = count("first-seed", values["first-seed"], 0);
+const revoke = Number(values.revoke);
+if (!(revoke >= 0 && revoke <= 1)) {
+  process.stderr.write("soak: --revoke must be a share from 0 to 1\n");
+  process.exit(2);
+}
 
 const rows: SoakRow[] = [];
 for (let seed = firstSeed; seed < firstSeed + seeds; seed++) {
@@ -39,6 +46,7 @@ for (let seed = firstSeed; seed < firstSeed + seeds; seed++) {
       events,
       kills: values.kill ? 4 : 0,
       function: values.artifact ? "artifact" : "source",
+      revoke,
     }),
   );
 }
@@ -58,6 +66,9 @@ else {
       "kills",
       "granted ids (copies)",
       "unannounced",
+      "revoked (XP, runs)",
+      "revoked ids (copies)",
+      "revoked twice",
       "lost",
       "double-paid",
       "s",
@@ -83,6 +94,9 @@ else {
       r.kills,
       `${r.announced} (${r.grantCopies})`,
       r.unannounced + r.wronglyAnnounced + r.inconsistentGrants,
+      `${r.revoked} (${r.revokedXp}, ${r.revokeRuns})`,
+      `${r.revocationsAnnounced} (${r.revocationCopies})${r.unannouncedRevocations + r.wronglyAnnouncedRevocations + r.inconsistentRevocations > 0 ? " WRONG" : ""}`,
+      r.revokedTwice,
       r.lost,
       r.doublePaid,
       r.seconds,
@@ -94,7 +108,7 @@ else {
 const bad = rows.filter((r) => !r.ok);
 process.stdout.write(
   bad.length === 0
-    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else.\n`
-    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants})`).join("; ")}\n`,
+    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else; every revocation made once, taken back from its user (XP = paid − revoked) and announced by one id.\n`
+    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants}, revoked ${r.revoked}, revoked twice ${r.revokedTwice}, revocations unannounced ${r.unannouncedRevocations}, wrongly announced ${r.wronglyAnnouncedRevocations}, inconsistent ${r.inconsistentRevocations})`).join("; ")}\n`,
 );
 process.exit(bad.length === 0 ? 0 : 1);

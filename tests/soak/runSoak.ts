@@ -1,25 +1,39 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
 import type { Message } from "@aws-sdk/client-sqs";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { createAnnouncerDeps } from "@rewards/announcer";
-import { createDynamoClient, createSqsClient, seededRandom } from "@rewards/core";
+import {
+  checkGrants,
+  createStreamsClient,
+  generateTraffic,
+  queueCounts,
+  readProfiles,
+  replayFailures,
+  sendTraffic,
+  waitForDrain,
+} from "@rewards/cli";
+import {
+  createDynamoClient,
+  createSqsClient,
+  decodeEvent,
+  guardImageSchema,
+  guardKey,
+  type RevokeResult,
+  type RewardGranted,
+  type RewardRevoked,
+  revokeId,
+  rewardGrantedSchema,
+  rewardRevoked,
+  rewardRevokedSchema,
+  seededRandom,
+} from "@rewards/core";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
-import { drain } from "@rewards/testing";
-import { checkGrants } from "../../packages/cli/src/grants/checkGrants";
-import { replayFailures } from "../../packages/cli/src/grants/failedBatches";
-import { grantsAmong, receiveGrants } from "../../packages/cli/src/grants/receiveGrants";
-import { createStreamsClient } from "../../packages/cli/src/grants/tableStream";
-import { readProfiles } from "../../packages/cli/src/profiles";
-import { queueCounts } from "../../packages/cli/src/queues/queueCounts";
-import { waitForDrain } from "../../packages/cli/src/queues/waitForDrain";
-import { generateTraffic } from "../../packages/cli/src/traffic/generateTraffic";
-import { sendTraffic } from "../../packages/cli/src/traffic/sendTraffic";
-
-const REWARDS_BIN = fileURLToPath(new URL("../../packages/cli/bin/rewards.js", import.meta.url));
+import { drain, REWARDS_BIN } from "@rewards/testing";
 
 export interface SoakOptions {
   seed: number;
@@ -33,6 +47,11 @@ export interface SoakOptions {
   /** The worker function's code: its TypeScript source (default), or the deployable bundle. */
   function?: "source" | "artifact";
   workers?: number;
+  /**
+   * The share of unique intents revoked with `rewards revoke --yes` while the workers run
+   * (and are killed), through the same faults; default 0.1.
+   */
+  revoke?: number;
 }
 
 export interface SoakRow {
@@ -57,6 +76,18 @@ export interface SoakRow {
   unannounced: number;
   wronglyAnnounced: number;
   inconsistentGrants: number;
+  /** Intents revoked (each once) and the XP taken back; `rewards revoke` runs it took, while the workers ran. */
+  revoked: number;
+  revokedXp: number;
+  revokeRuns: number;
+  /** `revoked` verdicts for an intent already revoked: revoking twice. */
+  revokedTwice: number;
+  /** reward.revoked: distinct ids, copies, revocations never announced, ids naming no revocation, ids whose copies differ. */
+  revocationsAnnounced: number;
+  revocationCopies: number;
+  unannouncedRevocations: number;
+  wronglyAnnouncedRevocations: number;
+  inconsistentRevocations: number;
   /** Announcer batches given up (to its failure queue) and replayed from the stream. */
   givenUpBatches: number;
   lost: number;
@@ -227,7 +258,49 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: stack.resources.queueUrl });
     if (sent.failed.length > 0) throw new Error(`${sent.failed.length} events could not be published`);
 
+    // The intents to revoke: a seeded share of the unique ones, by line (an event, or its key).
+    const uniques = traffic.messages.flatMap((message) => {
+      if (message.kind !== "unique") return [];
+      const decoded = decodeEvent(message.body);
+      return decoded.ok ? [{ body: message.body, award: decoded.award }] : [];
+    });
+    // Its own random sequence: the kills' timing stays the seed's.
+    const revokeRandom = seededRandom(options.seed * 7919 + 2);
+    const toRevoke = uniques.filter(() => revokeRandom() < (options.revoke ?? 0.1));
+    const revocations = new Map<string, number>(toRevoke.map(({ award }) => [award.intentKey, 0]));
+    const pendingRevocation = new Set(revocations.keys());
+    let revokeRuns = 0;
+    let revokedTwice = 0;
+    const revokeFile = join(scratch, "revoke.ndjson");
+    await writeFile(
+      revokeFile,
+      `${toRevoke.map(({ body, award }, i) => (i % 2 === 0 ? body : JSON.stringify({ intentKey: award.intentKey }))).join("\n")}\n`,
+    );
+    /**
+     * The same file, again and again, while the workers pay (and die): an intent not yet paid is
+     * `not_found` and tried in the next run; one revoked must say `already_revoked` ever after.
+     */
+    const revokeWhileRunning = async (until: number) => {
+      while (pendingRevocation.size > 0 && Date.now() < until) {
+        await delay(200 + Math.floor(revokeRandom() * 300));
+        revokeRuns++;
+        const run = await runRevoke(revokeFile, workerEnv);
+        for (const result of run) {
+          if (!result.intentKey) continue;
+          if (result.verdict === "revoked") {
+            const before = revocations.get(result.intentKey) ?? 0;
+            if (before > 0 || !pendingRevocation.has(result.intentKey)) revokedTwice++;
+            revocations.set(result.intentKey, before + 1);
+          }
+          if (result.verdict === "revoked" || result.verdict === "already_revoked")
+            pendingRevocation.delete(result.intentKey);
+        }
+      }
+    };
+
     for (let i = 0; i < (options.workers ?? 2); i++) startWorker();
+    // Until every chosen intent is revoked: the last ones paid may need a run after the drain.
+    const revoking = revokeWhileRunning(Date.now() + 90_000 + options.events * 40);
     let kills = 0;
     for (; kills < (options.kills ?? 0); kills++) {
       await delay(1000 + Math.floor(random() * 2000));
@@ -248,6 +321,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       announcer = spawnAnnouncer();
     }
     const drained = await waitForDrain(sqs, stack.resources.queueUrl, 60_000 + options.events * 40);
+    await revoking;
     await Promise.all(
       [...workers].map((worker) => {
         worker.kill("SIGTERM");
@@ -267,12 +341,50 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       max: 1000,
       dryRun: false,
     });
-    const received = await receiveGrants(sqs, stack.resources.grantsQueueUrl, {
-      max: Number.MAX_SAFE_INTEGER,
-      waitSeconds: 0,
-      keep: false,
-    });
-    const grants = await checkGrants(dynamo, stack.resources.tableName, grantsAmong(received));
+    const received = (await drain(sqs, stack.resources.grantsQueueUrl)).map(announcementOf);
+    const grants = await checkGrants(
+      dynamo,
+      stack.resources.tableName,
+      received.flatMap((item) => (item?.type === "reward.granted" ? [item] : [])),
+    );
+    // Every revoked intent's guard, and the reward.revoked it announces.
+    const expectedRevocations = new Map<string, RewardRevoked>();
+    for (const intentKey of revocations.keys()) {
+      const { Item } = await dynamo.send(
+        new GetCommand({
+          TableName: stack.resources.tableName,
+          Key: guardKey(intentKey),
+          ConsistentRead: true,
+        }),
+      );
+      const guard = guardImageSchema.safeParse(Item);
+      if (!guard.success || guard.data.revokedAt === undefined || guard.data.revokedReason === undefined)
+        continue;
+      // Its id is the §11 one: (intent key, awardedAt, "revoked").
+      const revocation = rewardRevoked({
+        ...guard.data,
+        revokedAt: guard.data.revokedAt,
+        revokedReason: guard.data.revokedReason,
+      });
+      if (revocation.id === revokeId(intentKey, guard.data.awardedAt))
+        expectedRevocations.set(revocation.id, revocation);
+    }
+    const revokedSeen = new Map<string, RewardRevoked>();
+    const inconsistentRevocations = new Set<string>();
+    let revocationCopies = 0;
+    for (const item of received) {
+      if (item?.type !== "reward.revoked") continue;
+      revocationCopies++;
+      const earlier = revokedSeen.get(item.id) ?? expectedRevocations.get(item.id);
+      if (earlier && !isDeepStrictEqual(earlier, item)) inconsistentRevocations.add(item.id);
+      revokedSeen.set(item.id, item);
+    }
+    const revokedXp = new Map<string, { xp: number; awards: number }>();
+    for (const { award } of toRevoke) {
+      if (pendingRevocation.has(award.intentKey)) continue;
+      const taken = revokedXp.get(award.userId) ?? { xp: 0, awards: 0 };
+      revokedXp.set(award.userId, { xp: taken.xp + award.amount, awards: taken.awards + 1 });
+    }
 
     const expectedAwards = new Map<string, number>();
     for (const message of traffic.messages) {
@@ -285,7 +397,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     let lost = 0;
     let doublePaid = 0;
     for (const userId of userIds) {
-      const want = { xp: traffic.expectedXp[userId] ?? 0, awards: expectedAwards.get(userId) ?? 0 };
+      // Paid − revoked.
+      const taken = revokedXp.get(userId) ?? { xp: 0, awards: 0 };
+      const want = {
+        xp: (traffic.expectedXp[userId] ?? 0) - taken.xp,
+        awards: (expectedAwards.get(userId) ?? 0) - taken.awards,
+      };
       const got = profiles.get(userId) ?? { xp: 0, awards: 0 };
       lost += Math.max(0, want.awards - got.awards);
       doublePaid += Math.max(0, got.awards - want.awards);
@@ -338,12 +455,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       announced: grants.announced,
       grantCopies: grants.copies,
       unannounced: grants.missing.length,
-      wronglyAnnounced:
-        grants.unexpected.length +
-        received.announcements.length +
-        received.unreadable.length -
-        grantsAmong(received).length,
+      wronglyAnnounced: grants.unexpected.length + received.filter((item) => item === undefined).length,
       inconsistentGrants: grants.inconsistent.length,
+      revoked: revocations.size - pendingRevocation.size,
+      revokedXp: [...revokedXp.values()].reduce((sum, taken) => sum + taken.xp, 0),
+      revokeRuns,
+      revokedTwice,
+      revocationsAnnounced: revokedSeen.size,
+      revocationCopies,
+      unannouncedRevocations:
+        pendingRevocation.size + [...expectedRevocations.keys()].filter((id) => !revokedSeen.has(id)).length,
+      wronglyAnnouncedRevocations: [...revokedSeen.keys()].filter((id) => !expectedRevocations.has(id))
+        .length,
+      inconsistentRevocations: inconsistentRevocations.size,
       givenUpBatches: replayed.length,
       lost,
       doublePaid,
@@ -365,6 +489,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       row.unannounced === 0 &&
       row.wronglyAnnounced === 0 &&
       row.inconsistentGrants === 0 &&
+      row.revoked === revocations.size &&
+      row.revokedTwice === 0 &&
+      row.revocationsAnnounced === row.revoked &&
+      row.unannouncedRevocations === 0 &&
+      row.wronglyAnnouncedRevocations === 0 &&
+      row.inconsistentRevocations === 0 &&
       replayed.every((r) => r.outcome === "republished");
     return row;
   } finally {
@@ -379,4 +509,42 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     await sqsProxy.stop();
     await stack.stop();
   }
+}
+
+/** An announcement as the grants queue holds it (EventBridge's envelope), either kind; undefined if neither. */
+function announcementOf(message: Message): RewardGranted | RewardRevoked | undefined {
+  try {
+    const { detail } = JSON.parse(message.Body ?? "") as { detail?: { type?: unknown } };
+    const schema = detail?.type === "reward.revoked" ? rewardRevokedSchema : rewardGrantedSchema;
+    const parsed = schema.safeParse(detail);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `rewards revoke FILE --yes --json`, the real command in a child process (async: never blocks the emulator). */
+function runRevoke(file: string, env: Record<string, string | undefined>): Promise<RevokeResult[]> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [REWARDS_BIN, "revoke", file, "--reason", "soak", "--yes", "--json"],
+      {
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    let stdout = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.once("exit", () => {
+      try {
+        resolve((JSON.parse(stdout) as { results: RevokeResult[] }).results);
+      } catch {
+        // Stopped before its report (a fault it could not get past): the next run tries again.
+        resolve([]);
+      }
+    });
+  });
 }

@@ -88,9 +88,17 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/guard")).registerGuard,
   },
   {
+    name: "revoke",
+    term: "revoke [options] [file]",
+    description:
+      'take back awards that should never have been paid (docs/revoking.md): NDJSON lines, each an event or {"intentKey": "…"}; a dry run unless --yes',
+    load: async () => (await import("./commands/revoke")).registerRevoke,
+  },
+  {
     name: "user",
     term: "user [options] <userId>",
-    description: "show a user's profile: XP, number of awards, last update; or repair its XP",
+    description:
+      "show a user's profile: XP, number of awards, last update, and today's XP toward the daily cap; or repair its XP",
     load: async () => (await import("./commands/user")).registerUser,
   },
   {

@@ -74,6 +74,24 @@ export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./parkRe
 export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./readParkedMessage";
 export { resources } from "./resources";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
+export { parseRevokeLine, type RevokeLine } from "./revokeLine";
+export {
+  planRevocation,
+  REVOKE_CONDITION,
+  REVOKE_GUARD_UPDATE,
+  type RevokeContext,
+  UNPAY_PROFILE_UPDATE,
+} from "./revokeTransaction";
+export {
+  type Attempted,
+  countVerdicts,
+  type GuardJudgement,
+  judgeGuard,
+  type RevokeCounts,
+  type RevokeResult,
+  type RevokeVerdict,
+  resultOf,
+} from "./revokeVerdict";
 export {
   type Announcement,
   type GuardImage,
@@ -108,6 +126,7 @@ export {
   MAX_MESSAGE_BYTES,
   messageSize,
 } from "./sqsMessage";
+export { isExpired, type ReadGuard, readGuard, type StoredGuard, storedGuardSchema } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";

@@ -5,7 +5,7 @@ import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { dlqStats, peekDlq } from "../dlq/inspect";
 import { describeReplay, type ReplayFilter, replayDlq, replayNative } from "../dlq/replay";
-import { type ReplayVerdict, VERDICT_WORDS } from "../dlq/replayVerdict";
+import { shownVerdicts, VERDICT_WORDS } from "../dlq/replayVerdict";
 import { integer, rate } from "../options";
 import { plural, printJson, printPairs, printTable } from "../output";
 import { progressFor } from "../progress";
@@ -67,7 +67,7 @@ export function registerDlq(program: Command): void {
         "by event type": Object.entries(stats.byType)
           .map(([k, n]) => `${k} ${n}`)
           .join(", "),
-        "a replay now would": (Object.entries(stats.byVerdict) as Array<[ReplayVerdict, number]>)
+        "a replay now would": shownVerdicts(stats.byVerdict)
           .map(([verdict, n]) => `${VERDICT_WORDS[verdict]} ${n}`)
           .join(", "),
       });

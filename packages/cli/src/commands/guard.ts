@@ -52,8 +52,13 @@ export function registerGuard(program: Command): void {
         eventId: Item.eventId,
         messageId: Item.messageId,
         awardedAt: Item.awardedAt,
+        ...(Item.requested === undefined ? {} : { requested: Item.requested }),
         expiresAt:
           typeof Item.expiresAt === "number" ? new Date(Item.expiresAt * 1000).toISOString() : "never",
+        // A revoked award's guard stays until it expires, so the intent is not paid again (§11).
+        ...(Item.revokedAt === undefined
+          ? {}
+          : { revokedAt: Item.revokedAt, revokedReason: Item.revokedReason }),
       };
       if (options.json) printJson(guard);
       else printPairs(guard);

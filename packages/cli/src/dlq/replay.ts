@@ -20,7 +20,13 @@ import { CliError } from "../cliError";
 import { plural } from "../output";
 import { queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
-import { judgeParked, type ReplayVerdict, tallyVerdicts, VERDICT_WORDS } from "./replayVerdict";
+import {
+  judgeParked,
+  type ReplayVerdict,
+  shownVerdicts,
+  tallyVerdicts,
+  VERDICT_WORDS,
+} from "./replayVerdict";
 
 export interface ReplayFilter {
   type?: string | undefined;
@@ -187,7 +193,7 @@ export async function replayDlq(
       if (report.dryRun) toRelease.push(message);
       else await remove(message);
       report.copiesDeleted++;
-    } else if (options.skipPaid && verdict?.verdict === "paid") {
+    } else if (options.skipPaid && (verdict?.verdict === "paid" || verdict?.verdict === "revoked")) {
       // Its intent is paid and its guard alive: sending it would only cost a transaction.
       skippedSources.add(parked.sourceMessageId);
       report.skippedPaid++;
@@ -274,7 +280,7 @@ export function describeReplay(report: ReplayReport): string {
     `${parts.join(", ")}${left.length > 0 ? `; left in the DLQ: ${left.join(", ")}${leftTotal}` : ""}.`,
   ];
   if (report.verdicts) {
-    const verdicts = Object.entries(report.verdicts) as Array<[ReplayVerdict, number]>;
+    const verdicts = shownVerdicts(report.verdicts);
     lines.unshift(
       `Replayed now, the matching messages would: ${verdicts.map(([verdict, n]) => `${n} ${VERDICT_WORDS[verdict]}`).join(", ")}.`,
     );

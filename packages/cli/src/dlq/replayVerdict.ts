@@ -10,14 +10,16 @@ import {
 
 /**
  * What replaying a parked message would do now: `pay` (no live guard for its intent), `paid`
- * (its intent's guard is present and unexpired: a duplicate), `stale` (older than its rule's
+ * (its intent's guard is present and unexpired: a duplicate), `revoked` (paid, then revoked,
+ * §11: its guard is live, so also a duplicate that pays nothing), `stale` (older than its rule's
  * memory), `invalid` (it would be parked again: bad JSON, schema, type, or a time too far ahead).
  */
-export type ReplayVerdict = "pay" | "paid" | "stale" | "invalid";
+export type ReplayVerdict = "pay" | "paid" | "revoked" | "stale" | "invalid";
 
 export const VERDICT_WORDS: Record<ReplayVerdict, string> = {
   pay: "would pay",
   paid: "already paid",
+  revoked: "already paid (revoked)",
   stale: "stale",
   invalid: "invalid",
 };
@@ -63,24 +65,21 @@ export async function judgeParked(
   }
   const live = await liveGuards(dynamo, tableName, [...toRead.keys()], now);
   for (const [intentKey, messageIds] of toRead) {
-    for (const messageId of messageIds) {
-      judged.set(
-        messageId,
-        live.has(intentKey) ? { verdict: "paid", intentKey } : { verdict: "pay", intentKey },
-      );
-    }
+    const guard = live.get(intentKey);
+    const verdict: ReplayVerdict = guard === undefined ? "pay" : guard.revoked ? "revoked" : "paid";
+    for (const messageId of messageIds) judged.set(messageId, { verdict, intentKey });
   }
   return judged;
 }
 
-/** The intents among `keys` whose guard is in the table and unexpired (as the guard's condition reads it). */
+/** The intents among `keys` whose guard is in the table and unexpired (as the guard's condition reads it), and whether it is revoked. */
 async function liveGuards(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   keys: readonly string[],
   now: number,
-): Promise<Set<string>> {
-  const live = new Set<string>();
+): Promise<Map<string, { revoked: boolean }>> {
+  const live = new Map<string, { revoked: boolean }>();
   const nowSeconds = Math.floor(now / 1000);
   for (let start = 0; start < keys.length; start += 100) {
     const { remainder, error } = await retryRemainder(
@@ -92,7 +91,7 @@ async function liveGuards(
         for (const item of Responses?.[tableName] ?? []) {
           const expiresAt = item.expiresAt;
           if (typeof expiresAt !== "number" || expiresAt >= nowSeconds)
-            live.add(String(item.pk).slice("IDEM#".length));
+            live.set(String(item.pk).slice("IDEM#".length), { revoked: item.revokedAt !== undefined });
         }
         return (UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof pending;
       },
@@ -104,7 +103,14 @@ async function liveGuards(
 }
 
 export function tallyVerdicts(judged: Iterable<Judged>): Record<ReplayVerdict, number> {
-  const counts: Record<ReplayVerdict, number> = { pay: 0, paid: 0, stale: 0, invalid: 0 };
+  const counts: Record<ReplayVerdict, number> = { pay: 0, paid: 0, revoked: 0, stale: 0, invalid: 0 };
   for (const { verdict } of judged) counts[verdict]++;
   return counts;
+}
+
+/** The counts a person reads: `already paid (revoked)` only when there is one. */
+export function shownVerdicts(counts: Record<ReplayVerdict, number>): Array<[ReplayVerdict, number]> {
+  return (Object.entries(counts) as Array<[ReplayVerdict, number]>).filter(
+    ([verdict, n]) => verdict !== "revoked" || n > 0,
+  );
 }

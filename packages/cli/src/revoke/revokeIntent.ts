@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type Attempted,
+  classifyError,
+  describeError,
+  guardKey,
+  judgeGuard,
+  planRevocation,
+  RetriesExhaustedError,
+  type RetryPolicy,
+  type RevokeResult,
+  resultOf,
+  retry,
+} from "@rewards/core";
+
+export interface RevokeDeps {
+  dynamo: DynamoDBDocumentClient;
+  tableName: string;
+  reason: string;
+  /** Only read and judge: what `--yes` would do. */
+  dryRun: boolean;
+  /** Epoch ms. */
+  clock?: () => number;
+  policy?: RetryPolicy;
+}
+
+/** A guard that changes under us every time is someone else's fight: give up after this many reads. */
+const MAX_JUDGEMENTS = 5;
+
+const NETWORK = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT)\b/;
+
+/**
+ * Errors the whole run stops on, named by the CLI's `describeFailure` (a missing table,
+ * denied access, an endpoint nothing answers on): every other line would fail the same way.
+ */
+function isFatal(error: unknown): boolean {
+  return classifyError(error) === "configuration" || NETWORK.test(describeError(error));
+}
+
+/**
+ * Revokes one intent's award (§11): a consistent read, the verdict, and — unless a dry run —
+ * the one transaction. A cancelled transaction (the guard changed since it was read) is
+ * judged again by reading again; transient errors are retried with the same
+ * ClientRequestToken and byte-identical parameters, so a commit whose answer was lost
+ * is recognised. Throws only what stops the whole run (see isFatal).
+ */
+export async function revokeIntent(line: number, intentKey: string, deps: RevokeDeps): Promise<RevokeResult> {
+  const clock = deps.clock ?? Date.now;
+  const transient = (error: unknown) => classifyError(error) === "transient";
+  let attempted: Attempted | undefined;
+  try {
+    for (let judgement = 1; judgement <= MAX_JUDGEMENTS; judgement++) {
+      const { Item } = await retry(
+        () =>
+          deps.dynamo.send(
+            new GetCommand({ TableName: deps.tableName, Key: guardKey(intentKey), ConsistentRead: true }),
+          ),
+        { shouldRetry: transient, policy: deps.policy },
+      );
+      const judged = judgeGuard(Item, clock(), attempted);
+      if (judged.verdict !== "revocable" || deps.dryRun) return resultOf(line, intentKey, judged);
+      const now = new Date(clock());
+      attempted = { revokedAt: now.toISOString(), reason: deps.reason };
+      const input = {
+        ...planRevocation(judged.guard, { tableName: deps.tableName, now, reason: deps.reason }),
+        ClientRequestToken: randomUUID(),
+      };
+      try {
+        await retry(() => deps.dynamo.send(new TransactWriteCommand(input)), {
+          shouldRetry: transient,
+          policy: deps.policy,
+        });
+        return {
+          line,
+          verdict: "revoked",
+          intentKey,
+          userId: judged.guard.userId,
+          xp: judged.guard.amount,
+          revokedAt: attempted.revokedAt,
+          revokedReason: deps.reason,
+        };
+      } catch (error) {
+        // The guard's condition failed: revoked, expired or re-paid since the read. Read again.
+        if (classifyError(error) === "duplicate") continue;
+        throw error;
+      }
+    }
+    return {
+      line,
+      verdict: "failed",
+      intentKey,
+      reason: `the guard changed under every one of ${MAX_JUDGEMENTS} attempts; run again`,
+    };
+  } catch (error) {
+    const cause = error instanceof RetriesExhaustedError ? error.cause : error;
+    if (isFatal(cause)) throw cause;
+    const tries = error instanceof RetriesExhaustedError ? ` (after ${error.attempts} attempts)` : "";
+    return { line, verdict: "failed", intentKey, reason: `${describeError(cause)}${tries}` };
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { decodeEvent, describeIssues, toIssues } from "./decodeEvent";
+
+/** A line of `rewards revoke`'s input: the intent it names, or why it names none. */
+export type RevokeLine = { ok: true; intentKey: string } | { ok: false; reason: string };
+
+/** `{"intentKey": "…"}`: an intent named by its key (as `rewards guard` and the announcements show it). */
+const intentKeyLineSchema = z.strictObject({ intentKey: z.string().min(1, "must not be empty") });
+
+/**
+ * Reads one NDJSON line (§11): `{"intentKey": "…"}`, or an event as `rewards publish` takes it,
+ * wrappers and all, whose intent key is derived exactly as the worker derives it. Pure.
+ */
+export function parseRevokeLine(text: string): RevokeLine {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, reason: `not JSON: ${(error as Error).message}` };
+  }
+  if (typeof json === "object" && json !== null && "intentKey" in json) {
+    const named = intentKeyLineSchema.safeParse(json);
+    if (!named.success) return { ok: false, reason: describeIssues(toIssues(named.error.issues)) };
+    return { ok: true, intentKey: named.data.intentKey };
+  }
+  const decoded = decodeEvent(text);
+  if (!decoded.ok) return { ok: false, reason: decoded.park.reason };
+  return { ok: true, intentKey: decoded.award.intentKey };
+}

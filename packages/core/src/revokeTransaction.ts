@@ -1,0 +1,56 @@
+import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { guardKey, profileKey } from "./intentKey";
+import type { StoredGuard } from "./storedGuard";
+
+export interface RevokeContext {
+  tableName: string;
+  /** One instant: the guard's `revokedAt`, the profile's `updatedAt`, and "not expired" are judged at it. */
+  now: Date;
+  reason: string;
+}
+
+/**
+ * The guard is marked only if it is still the award that was read: present, unexpired (as the
+ * worker's put reads expiry, §5: `expiresAt < :now` is expired), not revoked, same `awardedAt`
+ * and `amount`. Anything else cancels the transaction, and the line is judged again.
+ */
+export const REVOKE_CONDITION =
+  "attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt >= :nowEpoch) AND attribute_not_exists(revokedAt) AND awardedAt = :awardedAt AND amount = :amount";
+export const REVOKE_GUARD_UPDATE = "SET revokedAt = :now, revokedReason = :reason";
+export const UNPAY_PROFILE_UPDATE = "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now";
+
+/**
+ * §11: ONE transaction per award — the guard marked (item 0, so its condition is reason 0),
+ * then the user's profile given back the award's XP and count. The day total (§3a) is left
+ * alone: the cap counts what was paid that day. Pure.
+ */
+export function planRevocation(guard: StoredGuard, context: RevokeContext): TransactWriteCommandInput {
+  const nowIso = context.now.toISOString();
+  return {
+    TransactItems: [
+      {
+        Update: {
+          TableName: context.tableName,
+          Key: guardKey(guard.intentKey),
+          UpdateExpression: REVOKE_GUARD_UPDATE,
+          ConditionExpression: REVOKE_CONDITION,
+          ExpressionAttributeValues: {
+            ":now": nowIso,
+            ":reason": context.reason,
+            ":nowEpoch": Math.floor(context.now.getTime() / 1000),
+            ":awardedAt": guard.awardedAt,
+            ":amount": guard.amount,
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: context.tableName,
+          Key: profileKey(guard.userId),
+          UpdateExpression: UNPAY_PROFILE_UPDATE,
+          ExpressionAttributeValues: { ":minusAmount": 0 - guard.amount, ":minusOne": -1, ":now": nowIso },
+        },
+      },
+    ],
+  };
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { planRevocation, readGuard, type StoredGuard } from "../src";
+
+const now = new Date("2026-12-01T12:00:00.999Z");
+const epoch = 1_796_126_400;
+
+function guard(overrides: Partial<StoredGuard> = {}): StoredGuard {
+  const read = readGuard({
+    pk: "IDEM#user123#idempotent-writes#article.completed",
+    sk: "IDEM",
+    userId: "user123",
+    type: "article.completed",
+    amount: 20,
+    eventId: "evt-01JDX3",
+    awardedAt: "2026-11-29T10:00:01.234Z",
+    expiresAt: epoch + 86_400,
+  });
+  if (!read.ok) throw new Error(read.reason);
+  return { ...read.guard, ...overrides };
+}
+
+describe("planRevocation", () => {
+  it("marks the guard on the condition that it is still the award read, then gives the profile back its XP and count", () => {
+    expect(planRevocation(guard(), { tableName: "t", now, reason: "producer bug" })).toEqual({
+      TransactItems: [
+        {
+          Update: {
+            TableName: "t",
+            Key: { pk: "IDEM#user123#idempotent-writes#article.completed", sk: "IDEM" },
+            UpdateExpression: "SET revokedAt = :now, revokedReason = :reason",
+            ConditionExpression:
+              "attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt >= :nowEpoch) AND attribute_not_exists(revokedAt) AND awardedAt = :awardedAt AND amount = :amount",
+            ExpressionAttributeValues: {
+              ":now": "2026-12-01T12:00:00.999Z",
+              ":reason": "producer bug",
+              ":nowEpoch": epoch,
+              ":awardedAt": "2026-11-29T10:00:01.234Z",
+              ":amount": 20,
+            },
+          },
+        },
+        {
+          Update: {
+            TableName: "t",
+            Key: { pk: "USER#user123", sk: "PROFILE" },
+            UpdateExpression: "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now",
+            ExpressionAttributeValues: {
+              ":minusAmount": -20,
+              ":minusOne": -1,
+              ":now": "2026-12-01T12:00:00.999Z",
+            },
+          },
+        },
+      ],
+    });
+  });
+
+  it("touches exactly the guard and the profile: never the day total (§3a), whatever the award", () => {
+    const plan = planRevocation(guard({ amount: 0, requested: 20 }), { tableName: "t", now, reason: "r" });
+    expect(plan.TransactItems?.map((item) => item.Update?.Key)).toEqual([
+      { pk: "IDEM#user123#idempotent-writes#article.completed", sk: "IDEM" },
+      { pk: "USER#user123", sk: "PROFILE" },
+    ]);
+    // A capped-to-zero award revoked takes back no XP (and its count).
+    expect(plan.TransactItems?.[1]?.Update?.ExpressionAttributeValues).toEqual({
+      ":minusAmount": 0,
+      ":minusOne": -1,
+      ":now": "2026-12-01T12:00:00.999Z",
+    });
+    expect(Object.is(plan.TransactItems?.[1]?.Update?.ExpressionAttributeValues?.[":minusAmount"], 0)).toBe(
+      true,
+    );
+    expect(plan.TransactItems?.[0]?.Update?.ExpressionAttributeValues?.[":amount"]).toBe(0);
+  });
+
+  it("keys the guard by the intent key read (escaped and hashed keys alike)", () => {
+    const plan = planRevocation(guard({ intentKey: "sha256:abc", userId: "u#1" }), {
+      tableName: "other",
+      now,
+      reason: "r",
+    });
+    expect(plan.TransactItems?.map((item) => [item.Update?.TableName, item.Update?.Key])).toEqual([
+      ["other", { pk: "IDEM#sha256:abc", sk: "IDEM" }],
+      ["other", { pk: "USER#u#1", sk: "PROFILE" }],
+    ]);
+  });
+});
