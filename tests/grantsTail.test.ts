@@ -5,6 +5,7 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
+import { readAnnouncement } from "@rewards/cli";
 import {
   createSqsClient,
   GUARD_PK_PREFIX,
@@ -15,7 +16,6 @@ import {
 } from "@rewards/core";
 import { completed, drain, HANG_GUARD_MS, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it as plainIt } from "vitest";
-import { readAnnouncement } from "../packages/cli/src/grants/readAnnouncement";
 
 const it = stackTest();
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { isAwardCandidate } from "@rewards/announcer";
+import { revokeIntent } from "@rewards/cli";
 import {
   createDynamoClient,
   createSqsClient,
@@ -14,7 +15,6 @@ import {
 } from "@rewards/core";
 import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
-import { revokeIntent } from "../packages/cli/src/revoke/revokeIntent";
 import { announced, award, everyRecord, ownTable, sourceFor } from "./fixtures/announcerFixtures";
 
 const it = stackTest();

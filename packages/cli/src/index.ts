@@ -10,11 +10,13 @@ export { deployedAnnouncerSettings, startLocalAnnouncer } from "./functions/loca
 export { startLocalWorker } from "./functions/localWorker";
 export { checkGrants } from "./grants/checkGrants";
 export { replayFailures } from "./grants/failedBatches";
+export { type AnnouncementShape, readAnnouncement } from "./grants/readAnnouncement";
 export { grantsAmong, receiveGrants } from "./grants/receiveGrants";
 export { createStreamsClient } from "./grants/tableStream";
 export { waitUntilAnnounced } from "./grants/waitUntilAnnounced";
 export { compareXp, readProfiles } from "./profiles";
 export { queueCounts } from "./queues/queueCounts";
+export { revokeIntent } from "./revoke/revokeIntent";
 export { waitForDrain } from "./queues/waitForDrain";
 export { generateTraffic } from "./traffic/generateTraffic";
 export { sendTraffic } from "./traffic/sendTraffic";
