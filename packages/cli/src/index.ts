@@ -16,7 +16,7 @@ export { createStreamsClient } from "./grants/tableStream";
 export { waitUntilAnnounced } from "./grants/waitUntilAnnounced";
 export { compareXp, readProfiles } from "./profiles";
 export { queueCounts } from "./queues/queueCounts";
-export { revokeIntent } from "./revoke/revokeIntent";
 export { waitForDrain } from "./queues/waitForDrain";
+export { revokeIntent } from "./revoke/revokeIntent";
 export { generateTraffic } from "./traffic/generateTraffic";
 export { sendTraffic } from "./traffic/sendTraffic";

@@ -54,6 +54,7 @@ export function registerDlq(program: Command): void {
         dynamo,
         tableName: config.TABLE_NAME,
         now: Date.now(),
+        dailyCap: config.REWARDS_DAILY_XP_CAP,
       });
       if (options.json) return printJson(stats);
       printPairs({
@@ -142,7 +143,14 @@ export function registerDlq(program: Command): void {
         ...options,
         onProgress,
         ...(judging && config.TABLE_NAME
-          ? { judge: { dynamo, tableName: config.TABLE_NAME, now: Date.now() } }
+          ? {
+              judge: {
+                dynamo,
+                tableName: config.TABLE_NAME,
+                now: Date.now(),
+                dailyCap: config.REWARDS_DAILY_XP_CAP,
+              },
+            }
           : {}),
       });
       progress.stop();

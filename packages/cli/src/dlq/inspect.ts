@@ -4,7 +4,7 @@ import { type ParkedMessage, readParkedMessage } from "@rewards/core";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
 import { matches, type ReplayFilter } from "./replay";
-import { judgeParked, type ReplayVerdict, tallyVerdicts } from "./replayVerdict";
+import { judgeParked, tallyVerdicts, type VerdictCounts } from "./replayVerdict";
 
 /**
  * Reads up to `max` parked messages matching `filter` without consuming them: everything is
@@ -32,7 +32,7 @@ export interface DlqStats extends QueueCounts {
   byError: Record<string, number>;
   byType: Record<string, number>;
   /** What replaying each distinct message would do now. */
-  byVerdict: Record<ReplayVerdict, number>;
+  byVerdict: VerdictCounts;
 }
 
 const tally = (values: readonly string[]) =>
@@ -51,20 +51,20 @@ export async function dlqStats(
   sqs: SQSClient,
   dlqUrl: string,
   sample: number,
-  judge: { dynamo: DynamoDBDocumentClient; tableName: string; now: number },
+  judge: { dynamo: DynamoDBDocumentClient; tableName: string; now: number; dailyCap?: number | undefined },
 ): Promise<DlqStats> {
   const counts = await queueCounts(sqs, dlqUrl);
   const held = await holdMessages(sqs, dlqUrl, sample, 30);
   await release(sqs, dlqUrl, held);
   const bySource = new Map(held.map(readParkedMessage).map((p) => [p.sourceMessageId, p]));
   const distinct = [...bySource.values()];
-  const judged = await judgeParked(distinct, judge.dynamo, judge.tableName, judge.now);
+  const judged = await judgeParked(distinct, judge.dynamo, judge.tableName, judge.now, judge.dailyCap);
   return {
     ...counts,
     sampled: held.length,
     distinct: distinct.length,
     byError: tally(distinct.map((p) => p.error)),
     byType: tally(distinct.map((p) => p.type ?? "(unknown)")),
-    byVerdict: tallyVerdicts(judged.values()),
+    byVerdict: tallyVerdicts(judged.values(), judge.dailyCap !== undefined),
   };
 }

@@ -26,6 +26,8 @@ import {
   shownVerdicts,
   tallyVerdicts,
   VERDICT_WORDS,
+  type VerdictCounts,
+  verdictWords,
 } from "./replayVerdict";
 
 export interface ReplayFilter {
@@ -46,7 +48,9 @@ export interface ReplayOptions extends ReplayFilter {
    * Where to judge what each replay would do now (the table, the clock): with it the report
    * counts verdicts, and --dry-run lists them. Required by skipPaid.
    */
-  judge?: { dynamo: DynamoDBDocumentClient; tableName: string; now: number } | undefined;
+  judge?:
+    | { dynamo: DynamoDBDocumentClient; tableName: string; now: number; dailyCap?: number | undefined }
+    | undefined;
   onProgress?: ((done: number, total: number) => void) | undefined;
 }
 
@@ -59,6 +63,9 @@ export interface JudgedMessage {
   verdict: ReplayVerdict;
   intentKey?: string | undefined;
   reason?: string | undefined;
+  /** Under a cap, for `pay_part` and `capped`: what it would pay of what its rule asks. */
+  xp?: number | undefined;
+  requested?: number | undefined;
 }
 
 export interface ReplayReport {
@@ -80,7 +87,7 @@ export interface ReplayReport {
   /** Messages (copies) the DLQ holds after the pass, of those it read. */
   leftInDlq: number;
   /** With a judge: what a replay does now, per matching source message. */
-  verdicts?: Record<ReplayVerdict, number>;
+  verdicts?: VerdictCounts;
   /** With --dry-run and a judge: each matching source message and its verdict. */
   judged?: JudgedMessage[];
   /** With --skip-paid: already-paid source messages deleted from the DLQ instead of sent (or, dry, that would be). */
@@ -149,6 +156,7 @@ export async function replayDlq(
         options.judge.dynamo,
         options.judge.tableName,
         options.judge.now,
+        options.judge.dailyCap,
       )
     : undefined;
   const judgedSources = new Map<string, JudgedMessage>();
@@ -248,7 +256,7 @@ export async function replayDlq(
   report.overMax = overMaxSources.size;
   report.leftInDlq = held.length - deleted;
   if (judged) {
-    report.verdicts = tallyVerdicts(judgedSources.values());
+    report.verdicts = tallyVerdicts(judgedSources.values(), options.judge?.dailyCap !== undefined);
     if (report.dryRun) report.judged = [...judgedSources.values()];
   }
   return report;
@@ -285,6 +293,10 @@ export function describeReplay(report: ReplayReport): string {
       `Replayed now, the matching messages would: ${verdicts.map(([verdict, n]) => `${n} ${VERDICT_WORDS[verdict]}`).join(", ")}.`,
     );
   }
+  // What the cap would cut, message by message (the counts above only say how many).
+  const cut = (report.judged ?? []).filter((j) => j.verdict === "pay_part" || j.verdict === "capped");
+  for (const judged of cut.slice(0, 10)) lines.push(`  ${judged.messageId}: ${verdictWords(judged)}`);
+  if (cut.length > 10) lines.push(`  … and ${cut.length - 10} more the cap cuts (--json lists all)`);
   if (report.inFlightAtStart > 0) {
     lines.push(
       `${plural(report.inFlightAtStart, "message was", "messages were")} being read elsewhere and not in this pass: run it again once they are visible.`,

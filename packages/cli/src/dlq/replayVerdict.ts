@@ -1,10 +1,14 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
+  type AwardRequest,
   classifyError,
+  dayTotalKey,
   decodeEvent,
+  eventTimeOf,
   guardKey,
   judgeEventTime,
   type ParkedMessage,
+  payable,
   retryRemainder,
 } from "@rewards/core";
 
@@ -14,15 +18,28 @@ import {
  * §11: its guard is live, so also a duplicate that pays nothing), `stale` (older than its rule's
  * memory), `invalid` (it would be parked again: bad JSON, schema, type, or a time too far ahead).
  */
-export type ReplayVerdict = "pay" | "paid" | "revoked" | "stale" | "invalid";
+export type ReplayVerdict = "pay" | "pay_part" | "capped" | "paid" | "revoked" | "stale" | "invalid";
 
+/**
+ * With a daily cap (REWARDS_DAILY_XP_CAP set where the command runs, as for the worker), a
+ * message that would pay is judged against its day's total too: `pay_part` (the cap cuts it)
+ * or `capped` (it would pay 0, its intent spent).
+ */
 export const VERDICT_WORDS: Record<ReplayVerdict, string> = {
   pay: "would pay",
+  pay_part: "would pay part (cap)",
+  capped: "capped (would pay 0)",
   paid: "already paid",
   revoked: "already paid (revoked)",
   stale: "stale",
   invalid: "invalid",
 };
+
+/** One message's verdict in words: `would pay 10 of 20 (cap)` for one the cap cuts. */
+export function verdictWords(judged: Judged): string {
+  if (judged.verdict === "pay_part") return `would pay ${judged.xp} of ${judged.requested} (cap)`;
+  return VERDICT_WORDS[judged.verdict];
+}
 
 export interface Judged {
   verdict: ReplayVerdict;
@@ -30,6 +47,9 @@ export interface Judged {
   intentKey?: string;
   /** Why, for the three that do not pay. */
   reason?: string;
+  /** Under a cap, for `pay_part` and `capped`: what it would pay of what its rule asks. */
+  xp?: number;
+  requested?: number;
 }
 
 /**
@@ -42,9 +62,11 @@ export async function judgeParked(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   now: number,
+  dailyCap?: number,
 ): Promise<Map<string, Judged>> {
   const judged = new Map<string, Judged>();
   const toRead = new Map<string, string[]>();
+  const candidates: Array<{ messageId: string; award: AwardRequest }> = [];
   for (const message of parked) {
     const decoded = decodeEvent(message.body);
     if (!decoded.ok) {
@@ -52,7 +74,8 @@ export async function judgeParked(
       continue;
     }
     const { intentKey } = decoded.award;
-    const untimely = judgeEventTime(decoded.award, { firstSentAt: message.firstSentAt }, now);
+    const times = { firstSentAt: message.firstSentAt };
+    const untimely = judgeEventTime(decoded.award, times, now);
     if (untimely) {
       judged.set(message.messageId, {
         verdict: untimely.code === "stale" ? "stale" : "invalid",
@@ -62,6 +85,8 @@ export async function judgeParked(
       continue;
     }
     toRead.set(intentKey, [...(toRead.get(intentKey) ?? []), message.messageId]);
+    const earnedOn = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString().slice(0, 10);
+    candidates.push({ messageId: message.messageId, award: { ...decoded.award, earnedOn } });
   }
   const live = await liveGuards(dynamo, tableName, [...toRead.keys()], now);
   for (const [intentKey, messageIds] of toRead) {
@@ -69,7 +94,80 @@ export async function judgeParked(
     const verdict: ReplayVerdict = guard === undefined ? "pay" : guard.revoked ? "revoked" : "paid";
     for (const messageId of messageIds) judged.set(messageId, { verdict, intentKey });
   }
+  if (dailyCap !== undefined) {
+    const paying = candidates.filter(({ messageId }) => judged.get(messageId)?.verdict === "pay");
+    await judgeAgainstCap(paying, dynamo, tableName, now, dailyCap, judged);
+  }
   return judged;
+}
+
+/**
+ * What the cap leaves each paying message, as the worker would pay them now in this order:
+ * each user's day totals read (consistently), then the rule's XP cut to what is left.
+ */
+async function judgeAgainstCap(
+  paying: ReadonlyArray<{ messageId: string; award: AwardRequest }>,
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  now: number,
+  dailyCap: number,
+  judged: Map<string, Judged>,
+): Promise<void> {
+  const byUser = new Map<string, Array<{ messageId: string; award: AwardRequest }>>();
+  for (const each of paying) byUser.set(each.award.userId, [...(byUser.get(each.award.userId) ?? []), each]);
+  const days = [...new Set(paying.map(({ award }) => `${award.userId}\n${award.earnedOn}`))];
+  const totals = await dayTotals(dynamo, tableName, days);
+  for (const [userId, awards] of byUser) {
+    const userTotals = new Map(
+      awards.map(({ award }) => [award.earnedOn as string, totals.get(`${userId}\n${award.earnedOn}`) ?? 0]),
+    );
+    const paid = payable(
+      awards.map(({ award }) => award),
+      { now: new Date(now), dailyCap, dayTotals: userTotals },
+    );
+    awards.forEach(({ messageId, award }, index) => {
+      const xp = paid[index] as number;
+      if (xp === award.amount) return;
+      const base = judged.get(messageId) as Judged;
+      judged.set(messageId, {
+        ...base,
+        verdict: xp === 0 ? "capped" : "pay_part",
+        xp,
+        requested: award.amount,
+      });
+    });
+  }
+}
+
+/** The day totals of `keys` (`userId\nday`), 100 per BatchGet; absent ones are 0. */
+async function dayTotals(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  keys: readonly string[],
+): Promise<Map<string, number>> {
+  const totals = new Map<string, number>();
+  for (let start = 0; start < keys.length; start += 100) {
+    const { remainder, error } = await retryRemainder(
+      keys.slice(start, start + 100).map((key) => {
+        const [userId, day] = key.split("\n") as [string, string];
+        return dayTotalKey(userId, day);
+      }),
+      async (pending) => {
+        const { Responses, UnprocessedKeys } = await dynamo.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+        );
+        for (const item of Responses?.[tableName] ?? []) {
+          const userId = String(item.pk).slice("USER#".length);
+          const day = String(item.sk).slice("DAY#".length);
+          if (typeof item.xp === "number") totals.set(`${userId}\n${day}`, item.xp);
+        }
+        return (UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof pending;
+      },
+      { shouldRetry: (failure) => classifyError(failure) === "transient" },
+    );
+    if (remainder.length > 0) throw error;
+  }
+  return totals;
 }
 
 /** The intents among `keys` whose guard is in the table and unexpired (as the guard's condition reads it), and whether it is revoked. */
@@ -102,15 +200,27 @@ async function liveGuards(
   return live;
 }
 
-export function tallyVerdicts(judged: Iterable<Judged>): Record<ReplayVerdict, number> {
-  const counts: Record<ReplayVerdict, number> = { pay: 0, paid: 0, revoked: 0, stale: 0, invalid: 0 };
-  for (const { verdict } of judged) counts[verdict]++;
+export type VerdictCounts = Record<Exclude<ReplayVerdict, "pay_part" | "capped">, number> &
+  Partial<Record<"pay_part" | "capped", number>>;
+
+/** Per verdict; `pay_part` and `capped` only under a cap (`capped` true), where they can happen. */
+export function tallyVerdicts(judged: Iterable<Judged>, capped = false): VerdictCounts {
+  const counts: Record<ReplayVerdict, number> = {
+    pay: 0,
+    ...(capped ? { pay_part: 0, capped: 0 } : {}),
+    paid: 0,
+    revoked: 0,
+    stale: 0,
+    invalid: 0,
+  } as Record<ReplayVerdict, number>;
+  for (const { verdict } of judged) counts[verdict] = (counts[verdict] ?? 0) + 1;
   return counts;
 }
 
-/** The counts a person reads: `already paid (revoked)` only when there is one. */
-export function shownVerdicts(counts: Record<ReplayVerdict, number>): Array<[ReplayVerdict, number]> {
+/** The counts a person reads: `already paid (revoked)` and the cap's two only when there is one. */
+export function shownVerdicts(counts: VerdictCounts): Array<[ReplayVerdict, number]> {
+  const rare = new Set<ReplayVerdict>(["revoked", "pay_part", "capped"]);
   return (Object.entries(counts) as Array<[ReplayVerdict, number]>).filter(
-    ([verdict, n]) => verdict !== "revoked" || n > 0,
+    ([verdict, n]) => !rare.has(verdict) || n > 0,
   );
 }
