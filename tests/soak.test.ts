@@ -43,7 +43,9 @@ describe("seeded fault soak", () => {
       expect(row.staleParked).toBe(row.stale);
       expect(row.stale).toBeGreaterThan(0);
       expect(row.faults.commitThenDrop).toBeGreaterThan(0);
-      expect(row.redeliveries).toBeGreaterThan(0);
+      // Killed processes always leave batches to redeliver; without kills, one transaction per
+      // user per batch rarely exhausts its retries at these fault rates, so none may be needed.
+      if (options.kills > 0) expect(row.redeliveries).toBeGreaterThan(0);
     },
     120_000,
   );

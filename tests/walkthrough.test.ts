@@ -36,6 +36,8 @@ const normalize = (text: string) =>
   text
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "<id>")
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, "<instant>")
+    // `rewards user`'s today: the day the walkthrough runs.
+    .replace(/\b\d{4}-\d{2}-\d{2}(?=: \d+ (?:of \d+ )?XP)/g, "<day>")
     .replace(/"time":"<instant>"/g, '"time":"<instant>"');
 
 describe("the incident walkthrough (docs/walkthrough.md)", () => {

@@ -47,7 +47,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "verify",
     term: "verify [options]",
     description:
-      "compare every user's XP with the totals `rewards load --expect FILE` wrote; exit 1 on any mismatch",
+      "compare users' XP with an expectation file (hand-written, or `rewards load --expect FILE`'s)",
     load: async () => (await import("./commands/verify")).registerVerify,
   },
   {

@@ -36,7 +36,12 @@ export function recordAttempts(
   (client as WithMiddleware).middlewareStack.add(
     (next, context) => async (args) => {
       const request = args.request as { body?: unknown };
-      const attempt = { command: context.commandName ?? "", body: String(request.body ?? "") };
+      // The SDK may hand a Uint8Array (String() of it warns, and one day throws).
+      const body =
+        request.body instanceof Uint8Array
+          ? Buffer.from(request.body).toString()
+          : String(request.body ?? "");
+      const attempt = { command: context.commandName ?? "", body };
       attempts.push(attempt);
       const decision = fault(attempt, attempts.length - 1);
       if (decision.kind === "fail") throw decision.error();

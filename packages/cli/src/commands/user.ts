@@ -108,9 +108,9 @@ export function registerUser(program: Command): void {
     });
 }
 
-/** `2026-12-01: 30 of 50 XP (daily cap)`, or the day's XP alone when no cap is configured here. */
+/** `2026-12-01: 30 of 50 XP (daily cap)`, or the day's capped XP alone when no cap is set here. */
 function todayLine(today: { day: string; xp: unknown; dailyCap: number | null }): string {
   return today.dailyCap === null
-    ? `${today.day}: ${String(today.xp)} XP toward a daily cap (REWARDS_DAILY_XP_CAP not set here)`
+    ? `${today.day}: ${String(today.xp)} XP (no daily cap set)`
     : `${today.day}: ${String(today.xp)} of ${today.dailyCap} XP (daily cap)`;
 }

@@ -186,7 +186,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const { stats } = worker;
     const problems: string[] = [];
     const progress = () => {
-      const { awarded, duplicate, parked, capped } = stats.outcomes;
+      const { awarded, duplicate, parked, capped = 0 } = stats.outcomes;
       options.onProgress?.(Math.min(sent.sent, awarded + duplicate + parked + capped), sent.sent);
     };
     const drain = async (what: string) => {
@@ -244,7 +244,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       staleSent: traffic.counts.stale,
       awarded: stats.outcomes.awarded,
       duplicates: stats.outcomes.duplicate,
-      capped: stats.outcomes.capped,
+      capped: stats.outcomes.capped ?? 0,
       dailyCap: options.dailyCap ?? null,
       overCap: overCap.length,
       parked,

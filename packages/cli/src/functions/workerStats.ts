@@ -9,10 +9,18 @@ export type Outcome = "awarded" | "duplicate" | "parked" | "failed" | "capped";
  * poller.
  */
 export class WorkerStats extends DeliveryCounts {
-  readonly outcomes: Record<Outcome, number> = { awarded: 0, duplicate: 0, parked: 0, failed: 0, capped: 0 };
+  /** `capped` appears once a batch reports it: only a worker with a daily cap can cap. */
+  readonly outcomes: Record<Exclude<Outcome, "capped">, number> & { capped?: number } = {
+    awarded: 0,
+    duplicate: 0,
+    parked: 0,
+    failed: 0,
+  };
 
   /** Reads a line the function wrote to stdout; true when it was a metrics line. */
   recordOutput(line: string): boolean {
-    return addEmfCounts(line, this.outcomes);
+    if (this.outcomes.capped === undefined && line.startsWith('{"_aws"') && line.includes('"capped":'))
+      this.outcomes.capped = 0;
+    return addEmfCounts(line, this.outcomes as Record<Outcome, number>);
   }
 }

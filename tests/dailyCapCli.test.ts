@@ -1,0 +1,82 @@
+import { randomUUID } from "node:crypto";
+import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { createSqsClient } from "@rewards/core";
+import { completed, runCli, signup, stackTest } from "@rewards/testing";
+import { describe, expect } from "vitest";
+import { award, ownTable } from "./fixtures/announcerFixtures";
+
+/**
+ * The daily cap where an operator reads it (SPEC §3a): `rewards user` shows today's total and
+ * the cap; the DLQ's replay preview says what each parked copy would pay under it. The CLI
+ * reads the same REWARDS_DAILY_XP_CAP the worker runs with.
+ */
+const it = stackTest();
+
+describe("the daily cap in the operator's commands", () => {
+  it("rewards user shows today's XP toward the cap, and the cap", async ({ stack }) => {
+    const table = await ownTable(stack);
+    const env: Record<string, string> = { ...table.env, REWARDS_DAILY_XP_CAP: "50" };
+    const user = `cap-user-${randomUUID().slice(0, 6)}`;
+    await award(env, [completed(user, "a"), completed(user, "b"), completed(user, "c"), signup(user)]);
+    const today = new Date().toISOString().slice(0, 10);
+    const json = await runCli(["user", user, "--json"], env);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({
+      userId: user,
+      xp: 150,
+      awards: 4,
+      updatedAt: expect.any(String),
+      today: { day: today, xp: 50, dailyCap: 50 },
+    });
+    expect((await runCli(["user", user], env)).stdout).toContain(`${today}: 50 of 50 XP (daily cap)`);
+    // Where the cap is not configured, the day's total is still shown, and so is that.
+    expect((await runCli(["user", user], table.env)).stdout).toContain(`${today}: 50 XP (no daily cap set)`);
+  });
+
+  it("dlq stats and replay --dry-run: would pay, would pay N of M (cap), capped", async ({ stack }) => {
+    const table = await ownTable(stack);
+    const env: Record<string, string> = { ...table.env, REWARDS_DAILY_XP_CAP: "50" };
+    const user = `cap-dlq-${randomUUID().slice(0, 6)}`;
+    const paid = completed(user, "a");
+    await award(env, [paid, completed(user, "b")]); // 40 of today's 50
+    const sqs = createSqsClient(env);
+    // Parked copies, in this order: a paid intent, one the cap cuts to 10, one it leaves at 0, a signup.
+    for (const body of [paid, completed(user, "c"), completed(user, "d"), signup(user)])
+      await sqs.send(new SendMessageCommand({ QueueUrl: env.DLQ_URL, MessageBody: body }));
+
+    const stats = await runCli(["dlq", "stats", "--json"], env);
+    expect(JSON.parse(stats.stdout).byVerdict).toEqual({
+      pay: 1,
+      pay_part: 1,
+      capped: 1,
+      paid: 1,
+      revoked: 0,
+      stale: 0,
+      invalid: 0,
+    });
+    const dry = await runCli(["dlq", "replay", "--dry-run"], env);
+    const lines = dry.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "Replayed now, the matching messages would: 1 would pay, 1 would pay part (cap), 1 capped (would pay 0), 1 already paid, 0 stale, 0 invalid.",
+    );
+    expect(lines.filter((line) => / {2}\S+: (would pay \d+ of \d+ \(cap\)|capped)/.test(line))).toEqual([
+      expect.stringMatching(/: would pay 10 of 20 \(cap\)$/),
+      expect.stringMatching(/: capped \(would pay 0\)$/),
+    ]);
+    const judged = JSON.parse((await runCli(["dlq", "replay", "--dry-run", "--json"], env)).stdout).judged;
+    expect(judged.find((j: { verdict: string }) => j.verdict === "pay_part")).toMatchObject({
+      xp: 10,
+      requested: 20,
+    });
+
+    // Without a cap where the command runs, it judges as a worker without one would.
+    const uncapped = await runCli(["dlq", "stats", "--json"], table.env);
+    expect(JSON.parse(uncapped.stdout).byVerdict).toEqual({
+      pay: 3,
+      paid: 1,
+      revoked: 0,
+      stale: 0,
+      invalid: 0,
+    });
+  });
+});
