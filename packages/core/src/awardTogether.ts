@@ -60,7 +60,7 @@ const LOST_ANSWER_OWN =
 const LOST_ANSWER_TOKEN = "an earlier attempt's answer was lost; its token made the retry safe";
 
 /**
- * Pays several awards of ONE user at most once each (docs/design.md, "One transaction per
+ * Pays several awards of ONE user at most once each (docs/awards.md, "One transaction per
  * user"): one TransactWriteItems of their guards, one profile update and, under a daily cap,
  * the day totals. Answers one outcome per award, in the order given.
  *

@@ -126,9 +126,6 @@ export function describeError(error: unknown): string {
 /** An item of an award's transaction that DynamoDB can refuse. */
 export type RefusedItem = { kind: "guard" } | { kind: "profile" } | { kind: "day"; day: string };
 
-/** Item 0 is the guard, item 1 the profile: the transaction of one award without a cap. */
-const ONE_AWARD = (index: number): RefusedItem => (index === 0 ? { kind: "guard" } : { kind: "profile" });
-
 /** One refused item in words a person can act on, with DynamoDB's own. */
 export function refusedItemReason(item: RefusedItem, said: string, userId: string): string {
   if (item.kind === "guard") return `the award's guard item was refused: ${said}`;
@@ -149,21 +146,6 @@ export function refusalReason(
 ): string {
   const items = refused.map(({ item, said }) => refusedItemReason(item, said, userId));
   return `${items.join("; ")} (${describeError(error)})`;
-}
-
-/**
- * Why the transaction of one award was rejected for good, naming the item (the guard, or the
- * user's profile) and DynamoDB's own words for each item it refused.
- */
-export function rejectionReason(error: unknown, userId: string): string {
-  // Stryker disable next-line ArrayDeclaration: an absent list and a list of anything but reasons name no item alike
-  const reasons = cancellationReasons(error) ?? [];
-  const refused = reasons.flatMap((reason, index) =>
-    PERMANENT_REASONS.has(String(reason.Code))
-      ? [{ item: ONE_AWARD(index), said: reason.Message ?? String(reason.Code) }]
-      : [],
-  );
-  return refusalReason(refused, error, userId);
 }
 
 /** `userId` as one shell word: bare when it is plainly safe, else single-quoted. */

@@ -16,7 +16,7 @@ export {
   type ErrorClass,
   type RefusedItem,
   refusalReason,
-  rejectionReason,
+  refusedItemReason,
 } from "./classifyError";
 export {
   ConfigError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { classifyError, describeError, type ErrorClass } from "../src";
-import { isUnknownOutcome, rejectionReason } from "../src/classifyError";
+import { isUnknownOutcome, refusalReason, refusedItemReason } from "../src/classifyError";
 
 const cancelled = (...codes: string[]) =>
   Object.assign(new Error("Transaction cancelled"), {
@@ -129,7 +129,7 @@ describe("describeError", () => {
   });
 });
 
-describe("rejectionReason", () => {
+describe("refusalReason", () => {
   it("names the refused item and DynamoDB's words for it", () => {
     const error = Object.assign(new Error("Transaction cancelled"), {
       name: "TransactionCanceledException",
@@ -141,28 +141,30 @@ describe("rejectionReason", () => {
         },
       ],
     });
-    expect(rejectionReason(error, "u1")).toBe(
+    const refused = [
+      { item: { kind: "guard" as const }, said: "guard too big" },
+      {
+        item: { kind: "profile" as const },
+        said: "An operand in the update expression has an incorrect data type",
+      },
+    ];
+    expect(refusalReason(refused, error, "u1")).toBe(
       'the award\'s guard item was refused: guard too big; the profile of user "u1" (USER#u1) was refused: ' +
         "An operand in the update expression has an incorrect data type — the award adds to its xp and awards, " +
         "which must both be numbers; repair it with `rewards user u1 --set-xp <n> --yes`, then replay " +
         "(TransactionCanceledException [ValidationError, ValidationError]: Transaction cancelled)",
     );
-    const bare = Object.assign(new Error("x"), {
-      name: "TransactionCanceledException",
-      CancellationReasons: [{ Code: "None" }, { Code: "ItemCollectionSizeLimitExceeded" }],
-    });
-    expect(rejectionReason(bare, "u2")).toMatch(
+    expect(refusedItemReason({ kind: "profile" }, "ItemCollectionSizeLimitExceeded", "u2")).toMatch(
       /^the profile of user "u2" \(USER#u2\) was refused: ItemCollectionSizeLimitExceeded — /,
+    );
+    expect(refusedItemReason({ kind: "day", day: "2026-12-01" }, "no", "u3")).toBe(
+      'the day total of user "u3" for 2026-12-01 (USER#u3, DAY#2026-12-01) was refused: no',
     );
   });
 
   it("quotes a user id for the shell in the repair command when it is not plainly safe", () => {
-    const profileRefused = Object.assign(new Error("x"), {
-      name: "TransactionCanceledException",
-      CancellationReasons: [{ Code: "None" }, { Code: "ValidationError", Message: "bad xp" }],
-    });
     const repair = (userId: string) =>
-      /`(rewards user .*) --set-xp/.exec(rejectionReason(profileRefused, userId))?.[1];
+      /`(rewards user .*) --set-xp/.exec(refusedItemReason({ kind: "profile" }, "bad xp", userId))?.[1];
     expect(repair("ann.lee@example.com")).toBe("rewards user ann.lee@example.com");
     expect(repair("ann lee")).toBe("rewards user 'ann lee'");
     expect(repair("o'brien;rm")).toBe("rewards user 'o'\\''brien;rm'");
