@@ -152,6 +152,14 @@ describe("awardTogether", () => {
     });
   });
 
+  it("a cancellation that names no failed item is retried whole, with its token (not read item by item)", async () => {
+    const { client, sent } = clientAnswering(cancelled(none, none), "ok");
+    expect(await awardTogether(deps(client), [award("a")])).toEqual([
+      { outcome: "awarded", xp: 20, attempts: 2 },
+    ]);
+    expect(sent[1]).toEqual(sent[0]);
+  });
+
   it("a reset then success is awarded, noting the token made the retry safe", async () => {
     const { client } = clientAnswering(named("Error", { code: "ECONNRESET" }), "ok");
     expect(await awardTogether(deps(client), [award("a")])).toEqual([
