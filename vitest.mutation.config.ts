@@ -22,8 +22,10 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@rewards\/(worker|announcer)\/handler$/, replacement: `${packages}$1/src/handler.ts` },
+      { find: /^@rewards\/core$/, replacement: `${packages}core/src/domain/index.ts` },
+      { find: /^@rewards\/core\/(aws|deploy)$/, replacement: `${packages}core/src/$1/index.ts` },
       {
-        find: /^@rewards\/(core|worker|announcer|producer|local|testing)$/,
+        find: /^@rewards\/(worker|announcer|producer|local|testing)$/,
         replacement: `${packages}$1/src/index.ts`,
       },
     ],

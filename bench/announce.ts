@@ -27,7 +27,8 @@ import {
   waitForDrain,
   waitUntilAnnounced,
 } from "@rewards/cli";
-import { createDynamoClient, createLogger, createSqsClient, resources } from "@rewards/core";
+import { createDynamoClient, createLogger, createSqsClient } from "@rewards/core/aws";
+import { resources } from "@rewards/core/deploy";
 import { startFaultProxy, startLocalStack } from "@rewards/local";
 
 const { values } = parseArgs({

@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { compareXp, generateTraffic, queueCounts, sendTraffic, waitForDrain } from "@rewards/cli";
-import { createDynamoClient, createSqsClient } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { startLocalStack } from "@rewards/local";
 import { childrenOf, startCli } from "@rewards/testing";
 

@@ -10,7 +10,8 @@ import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { generateTraffic } from "@rewards/cli";
-import { guardKey, PROFILE_UPDATE, profileKey, resources } from "@rewards/core";
+import { guardKey, PROFILE_UPDATE, profileKey } from "@rewards/core";
+import { resources } from "@rewards/core/deploy";
 import {
   createTable,
   type FaultRule,

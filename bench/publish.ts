@@ -6,7 +6,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { PurgeQueueCommand, SendMessageBatchCommand } from "@aws-sdk/client-sqs";
-import { createSqsClient } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { startLocalStack } from "@rewards/local";
 import { createPublisher } from "@rewards/producer";
 import pLimit from "p-limit";

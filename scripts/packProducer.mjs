@@ -20,6 +20,7 @@ run("npx", [
   "packages/producer/tsconfig.pack.json",
   "--external-inlines",
   "@rewards/core",
+  "@rewards/core/aws",
   "--no-banner",
   "-o",
   "dist/producer/dist/index.d.ts",

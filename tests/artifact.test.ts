@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { queueCounts } from "@rewards/cli";
-import { createDynamoClient, createSqsClient } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import {
   type BatchSummary,
   createFunctionRuntime,

@@ -1,5 +1,6 @@
 import { PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { createDynamoClient, intentKey, profileKey } from "@rewards/core";
+import { intentKey, profileKey } from "@rewards/core";
+import { createDynamoClient } from "@rewards/core/aws";
 import {
   completed,
   eventBody,

@@ -1,5 +1,6 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { createDynamoClient, profileKey, rules } from "@rewards/core";
+import { profileKey, rules } from "@rewards/core";
+import { createDynamoClient } from "@rewards/core/aws";
 import {
   eventBody,
   lambdaContext,

@@ -6,14 +6,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import {
-  createDynamoClient,
-  createSqsClient,
-  GUARD_PK_PREFIX,
-  GUARD_SK,
-  guardImageSchema,
-  rewardGranted,
-} from "@rewards/core";
+import { GUARD_PK_PREFIX, GUARD_SK, guardImageSchema, rewardGranted } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { pythonForMoto } from "@rewards/local";
 import { completed, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it } from "vitest";

@@ -6,7 +6,6 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { waitForDrain } from "@rewards/cli";
 import {
-  createSqsClient,
   decodeEvent,
   type EventPattern,
   eventTypes,
@@ -14,6 +13,7 @@ import {
   matchesPattern,
   rewardGranted,
 } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { pythonForMoto } from "@rewards/local";
 import { createEventBuilders } from "@rewards/producer";
 import { profileOf, stackTest, startCountingPoller } from "@rewards/testing";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { createSqsClient } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { completed, runCli, signup, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";

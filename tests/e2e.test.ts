@@ -1,7 +1,8 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { compareXp, generateTraffic, queueCounts, sendTraffic, waitForDrain } from "@rewards/cli";
-import { createDynamoClient, createSqsClient, PARK_ATTRIBUTES } from "@rewards/core";
+import { PARK_ATTRIBUTES } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { type Provisioned, startFaultProxy } from "@rewards/local";
 import {
   completed,

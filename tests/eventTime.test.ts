@@ -1,4 +1,4 @@
-import { createDynamoClient, createSqsClient } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { drain, eventBody, lambdaContext, profileOf, sqsEvent, sqsRecord, stackTest } from "@rewards/testing";
 import { createWorkerDeps, processBatch, type WorkerDeps } from "@rewards/worker";
 import fc from "fast-check";

@@ -1,6 +1,6 @@
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
-import { createDynamoClient } from "@rewards/core";
+import { createDynamoClient } from "@rewards/core/aws";
 import { type FaultRule, startFaultProxy } from "@rewards/local";
 import { completed, lambdaContext, profileOf, sqsEvent, sqsRecord, stackTest } from "@rewards/testing";
 import { createWorkerDeps, processBatch } from "@rewards/worker";

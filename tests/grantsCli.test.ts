@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { isAwardCandidate } from "@rewards/announcer";
-import { createSqsClient } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { completed, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { announced, award, grantsIn, ownTable, sourceFor } from "./fixtures/announcerFixtures";

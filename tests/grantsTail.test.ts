@@ -6,14 +6,8 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import { readAnnouncement } from "@rewards/cli";
-import {
-  createSqsClient,
-  GUARD_PK_PREFIX,
-  GUARD_SK,
-  type GuardImage,
-  rewardGranted,
-  rewardRevoked,
-} from "@rewards/core";
+import { GUARD_PK_PREFIX, GUARD_SK, type GuardImage, rewardGranted, rewardRevoked } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { completed, drain, HANG_GUARD_MS, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it as plainIt } from "vitest";
 

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { queueCounts } from "@rewards/cli";
-import { createDynamoClient, createSqsClient, profileKey } from "@rewards/core";
+import { profileKey } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import {
   completed,

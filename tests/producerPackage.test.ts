@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import { createSqsClient } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { HANG_GUARD_MS, stackTest } from "@rewards/testing";
 import { beforeAll, describe, expect } from "vitest";
 

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { createSqsClient } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { type LocalStack, startLocalStack } from "@rewards/local";
 import { createPublisher } from "@rewards/producer";
 import { drain } from "@rewards/testing";

@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import {
-  createSqsClient,
   type RewardGranted,
   type RewardRevoked,
   revokeId,
   rewardGrantedSchema,
   rewardRevokedSchema,
 } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { eventBody, runCli, startCli, waitFor } from "@rewards/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -4,8 +4,6 @@ import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk
 import { isAwardCandidate } from "@rewards/announcer";
 import { revokeIntent } from "@rewards/cli";
 import {
-  createDynamoClient,
-  createSqsClient,
   grantId,
   guardKey,
   profileKey,
@@ -13,6 +11,7 @@ import {
   rewardGrantedSchema,
   rewardRevokedSchema,
 } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { announced, award, everyRecord, ownTable, sourceFor } from "./fixtures/announcerFixtures";

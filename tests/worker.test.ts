@@ -1,14 +1,8 @@
 import { createServer, type Server } from "node:net";
 import { CreateQueueCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import {
-  createDynamoClient,
-  createSqsClient,
-  guardKey,
-  intentKey,
-  MAX_MESSAGE_BYTES,
-  profileKey,
-} from "@rewards/core";
+import { guardKey, intentKey, MAX_MESSAGE_BYTES, profileKey } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import {
   completed,
   conflicted,

@@ -1,5 +1,6 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
-import { createLogger, resources } from "@rewards/core";
+import { createLogger } from "@rewards/core/aws";
+import { resources } from "@rewards/core/deploy";
 import { createHandler } from "@rewards/worker";
 import { NodeHttpHandler } from "@smithy/node-http-handler";
 import { documentClient, type Peer } from "./peer";

@@ -18,8 +18,6 @@ import {
   waitForDrain,
 } from "@rewards/cli";
 import {
-  createDynamoClient,
-  createSqsClient,
   decodeEvent,
   guardImageSchema,
   guardKey,
@@ -32,6 +30,7 @@ import {
   rewardRevokedSchema,
   seededRandom,
 } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { drain, REWARDS_BIN } from "@rewards/testing";
 

@@ -1,4 +1,5 @@
-import { type Announcement, embeddedMetrics, invocationDeadline, remainingMsOf } from "@rewards/core";
+import type { Announcement } from "@rewards/core";
+import { embeddedMetrics, invocationDeadline, remainingMsOf } from "@rewards/core/aws";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { AnnouncerDeps } from "./announcerDeps";
 import { type Judged, judgeRecord } from "./judgeRecord";

@@ -6,7 +6,7 @@ import {
   requiredText,
   sdkVariables,
   urlVariable,
-} from "@rewards/core";
+} from "@rewards/core/deploy";
 import { z } from "zod";
 
 /** The announcer's variables (the README's Configuration table, "announcer"): nothing else is read. */

@@ -1,5 +1,5 @@
 import type { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import type { Logger, RetryPolicy } from "@rewards/core";
+import type { Logger, RetryPolicy } from "@rewards/core/aws";
 
 export interface AnnouncerDeps {
   /** The rewards bus (BUS_NAME): a name or an ARN. */

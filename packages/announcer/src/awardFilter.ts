@@ -1,4 +1,5 @@
-import { matchesPattern, resources } from "@rewards/core";
+import { matchesPattern } from "@rewards/core";
+import { resources } from "@rewards/core/deploy";
 import type { DynamoDBRecord } from "aws-lambda";
 
 /**

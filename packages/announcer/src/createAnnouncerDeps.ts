@@ -1,5 +1,6 @@
 import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { clientDefaults, createLogger, credentials, type Environment } from "@rewards/core";
+import { clientDefaults, createLogger, credentials } from "@rewards/core/aws";
+import type { Environment } from "@rewards/core/deploy";
 import { readAnnouncerConfig } from "./announcerConfig";
 import type { AnnouncerDeps } from "./announcerDeps";
 

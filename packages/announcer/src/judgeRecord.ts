@@ -2,7 +2,6 @@ import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import {
   type Announcement,
-  describeError,
   describeIssues,
   GUARD_PK_PREFIX,
   GUARD_SK,
@@ -11,6 +10,7 @@ import {
   rewardRevoked,
   toIssues,
 } from "@rewards/core";
+import { describeError } from "@rewards/core/aws";
 import type { DynamoDBRecord } from "aws-lambda";
 
 /**

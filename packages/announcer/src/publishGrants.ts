@@ -5,17 +5,19 @@ import {
 } from "@aws-sdk/client-eventbridge";
 import {
   type Announcement,
-  classifyError,
-  type Deadline,
-  describeError,
   MAX_PUT_EVENTS_BYTES,
   MAX_PUT_EVENTS_ENTRIES,
   putEventsEntryBytes,
+} from "@rewards/core";
+import {
+  classifyError,
+  type Deadline,
+  describeError,
   type RetryPolicy,
-  resources,
   retryRemainder,
   signalFor,
-} from "@rewards/core";
+} from "@rewards/core/aws";
+import { resources } from "@rewards/core/deploy";
 
 export interface PublishDeps {
   client: EventBridgeClient;

@@ -4,7 +4,8 @@ import type {
   PutEventsRequestEntry,
   PutEventsResultEntry,
 } from "@aws-sdk/client-eventbridge";
-import { createLogger, grantId, guardImageSchema, type RetryPolicy, rewardGranted } from "@rewards/core";
+import { grantId, guardImageSchema, rewardGranted } from "@rewards/core";
+import { createLogger, type RetryPolicy } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it, vi } from "vitest";
 import { type AnnouncerDeps, announce, busEntry, createAnnouncer, judgeRecord } from "../src";

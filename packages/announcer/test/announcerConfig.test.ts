@@ -1,4 +1,4 @@
-import { ConfigError } from "@rewards/core";
+import { ConfigError } from "@rewards/core/deploy";
 import { describe, expect, it } from "vitest";
 import { createAnnouncerDeps } from "../src";
 import { readAnnouncerConfig } from "../src/announcerConfig";

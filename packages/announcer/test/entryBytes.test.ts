@@ -1,5 +1,5 @@
 import type { EventBridgeClient, PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
-import { createLogger, type RetryPolicy } from "@rewards/core";
+import { createLogger, type RetryPolicy } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 import { announce } from "../src";

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import type { EventBridgeClient, PutEventsRequestEntry } from "@aws-sdk/client-eventbridge";
-import { createLogger, grantId, revokeId, rewardRevokedSchema } from "@rewards/core";
+import { grantId, revokeId, rewardRevokedSchema } from "@rewards/core";
+import { createLogger } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 import { type AnnouncerDeps, announce, isAwardCandidate, judgeRecord } from "../src";

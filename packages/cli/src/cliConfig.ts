@@ -1,16 +1,15 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import {
   type ConfigWith,
-  createDynamoClient,
-  createSqsClient,
   dailyCapVariable,
   type Environment,
   logLevelSchema,
   readConfig,
   sdkVariables,
   urlVariable,
-} from "@rewards/core";
+} from "@rewards/core/deploy";
 import { z } from "zod";
 
 /**

@@ -1,5 +1,6 @@
 import { BatchGetCommand, type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
-import { classifyError, profileKey, retryRemainder } from "@rewards/core";
+import { profileKey } from "@rewards/core";
+import { classifyError, retryRemainder } from "@rewards/core/aws";
 
 export interface Mismatch {
   userId: string;

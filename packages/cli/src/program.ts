@@ -121,7 +121,7 @@ async function exitCodeFor(error: unknown): Promise<number> {
     return EXIT_USAGE;
   }
   const [{ ConfigError, logLevelSchema }, { FunctionError, LocalStackError, PollerOptionsError }] =
-    await Promise.all([import("@rewards/core"), import("@rewards/local")]);
+    await Promise.all([import("@rewards/core/deploy"), import("@rewards/local")]);
   if (error instanceof PollerOptionsError) {
     process.stderr.write(`rewards: ${error.message}\n`);
     return EXIT_USAGE;

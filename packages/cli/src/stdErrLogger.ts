@@ -1,4 +1,4 @@
-import { createLogger, type Logger } from "@rewards/core";
+import { createLogger, type Logger } from "@rewards/core/aws";
 import { pino } from "pino";
 
 /**

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { type Award, AwardError, awardOnce } from "../src";
+import { AwardError, awardOnce } from "../src/aws";
+import type { Award } from "../src/domain";
 
 /**
  * The guard transaction's client, answering each attempt as a test says: fates the local

@@ -7,8 +7,8 @@ import {
   PROFILE_UPDATE,
   payable,
   planAwardTransaction,
-} from "../src";
-import { readCancellation, transactionsOf } from "../src/awardPlan";
+} from "../src/domain";
+import { readCancellation, transactionsOf } from "../src/domain/awardPlan";
 
 const now = new Date("2026-11-29T10:00:00.000Z");
 const epoch = 1_795_946_400;
@@ -239,10 +239,10 @@ describe("readCancellation", () => {
       plain,
     );
     expect(reading.awards).toEqual([
-      { verdict: "again" },
-      { verdict: "paid_before", guard: { messageId: "m-x", amount: 20 } },
-      { verdict: "again" },
-      { verdict: "again" },
+      { kind: "again" },
+      { kind: "paid_before", guard: { messageId: "m-x", amount: 20 } },
+      { kind: "again" },
+      { kind: "again" },
     ]);
     expect(reading.dayTotals).toEqual(new Map());
     expect(reading.unreadDays).toEqual([]);
@@ -250,8 +250,8 @@ describe("readCancellation", () => {
 
   it("a guard met without its item (no ALL_OLD) is still paid before", () => {
     const reading = readCancellation(plan, [{ Code: "ConditionalCheckFailed" }], awards, context, plain);
-    expect(reading.awards[0]).toEqual({ verdict: "paid_before", guard: undefined });
-    expect(reading.awards[1]).toEqual({ verdict: "again" });
+    expect(reading.awards[0]).toEqual({ kind: "paid_before", guard: undefined });
+    expect(reading.awards[1]).toEqual({ kind: "again" });
   });
 
   it("a refused profile refuses every award not paid before; a refused guard only its own", () => {
@@ -269,16 +269,16 @@ describe("readCancellation", () => {
       plain,
     );
     expect(reading.awards).toEqual([
-      { verdict: "paid_before", guard: undefined },
+      { kind: "paid_before", guard: undefined },
       {
-        verdict: "refused",
+        kind: "refused",
         items: [
           { item: { kind: "guard" }, said: "guard too big" },
           { item: { kind: "profile" }, said: "bad xp" },
         ],
       },
-      { verdict: "refused", items: [{ item: { kind: "profile" }, said: "bad xp" }] },
-      { verdict: "refused", items: [{ item: { kind: "profile" }, said: "bad xp" }] },
+      { kind: "refused", items: [{ item: { kind: "profile" }, said: "bad xp" }] },
+      { kind: "refused", items: [{ item: { kind: "profile" }, said: "bad xp" }] },
     ]);
   });
 
@@ -291,7 +291,7 @@ describe("readCancellation", () => {
       plain,
     );
     expect(reading.awards[0]).toEqual({
-      verdict: "refused",
+      kind: "refused",
       items: [{ item: { kind: "guard" }, said: "ItemCollectionSizeLimitExceeded" }],
     });
   });
@@ -317,7 +317,7 @@ describe("readCancellation", () => {
       context,
       plain,
     );
-    expect(reading.awards.map((a) => a.verdict)).toEqual(["again", "again", "again", "again"]);
+    expect(reading.awards.map((a) => a.kind)).toEqual(["again", "again", "again", "again"]);
     expect(reading.dayTotals).toEqual(new Map([["d1", 90]]));
     expect(reading.unreadDays).toEqual(["d2"]);
   });
@@ -340,15 +340,15 @@ describe("readCancellation", () => {
     );
     expect(reading.awards).toEqual([
       {
-        verdict: "refused",
+        kind: "refused",
         items: [{ item: { kind: "day", day: "d1" }, said: 'its xp is not a number ("ten")' }],
       },
       {
-        verdict: "refused",
+        kind: "refused",
         items: [{ item: { kind: "day", day: "d1" }, said: 'its xp is not a number ("ten")' }],
       },
-      { verdict: "refused", items: [{ item: { kind: "day", day: "d2" }, said: "no" }] },
-      { verdict: "again" },
+      { kind: "refused", items: [{ item: { kind: "day", day: "d2" }, said: "no" }] },
+      { kind: "again" },
     ]);
     expect(reading.dayTotals).toEqual(new Map());
   });

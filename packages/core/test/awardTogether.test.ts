@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { type AwardRequest, awardTogether } from "../src";
+import { awardTogether, describeError } from "../src/aws";
+import type { AwardRequest } from "../src/domain";
 
 /**
  * awardTogether's reading of answers the local DynamoDB cannot be made to give on demand
@@ -125,8 +126,11 @@ describe("awardTogether", () => {
     );
     const [a, b] = await awardTogether(deps(client), [award("a"), award("b")]);
     expect(a).toMatchObject({ outcome: "rejected", attempts: 1 });
-    expect(a?.outcome === "rejected" && a.reason).toBe(
-      "the award's guard item was refused: guard too big (TransactionCanceledException [ValidationError, None, None]: TransactionCanceledException happened)",
+    expect(a?.outcome === "rejected" && a.refused).toEqual([
+      { item: { kind: "guard" }, said: "guard too big" },
+    ]);
+    expect(a?.outcome === "rejected" && describeError(a.cause)).toBe(
+      "TransactionCanceledException [ValidationError, None, None]: TransactionCanceledException happened",
     );
     expect(b).toEqual({ outcome: "awarded", xp: 20, attempts: 2 });
     expect(pks(sent[1])).toEqual(["IDEM#u#b#article.completed", "PROFILE"]);

@@ -10,7 +10,7 @@ import {
   PARK_ATTRIBUTES,
   parkReason,
   TooLargeToPark,
-} from "../src";
+} from "../src/domain";
 
 /**
  * Every limit on the guarantee's path is counted in UTF-8 bytes (SQS, DynamoDB keys) or in

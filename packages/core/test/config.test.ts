@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigError, logLevelSchema, readConfig, requiredText, sdkVariables, urlVariable } from "../src";
+import {
+  ConfigError,
+  logLevelSchema,
+  readConfig,
+  requiredText,
+  sdkVariables,
+  urlVariable,
+} from "../src/deploy";
 
 // Built inside each test: a schema helper that cannot build fails a test, not the whole file.
 const schema = () =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { invocationDeadline, NO_DEADLINE, signalFor } from "../src/deadline";
+import { invocationDeadline, NO_DEADLINE, signalFor } from "../src/aws/deadline";
 
 describe("the invocation's deadline", () => {
   it("no deadline gives no signal, and a context without a clock gives no deadline", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEvent, parkReason, rules } from "../src";
+import { decodeEvent, parkReason, rules } from "../src/domain";
 
 const DAY = 86_400;
 const event = (type: string, data: unknown, extra: object = {}) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_PUT_EVENTS_BYTES, MAX_PUT_EVENTS_ENTRIES, putEventsEntryBytes } from "../src/index";
+import { MAX_PUT_EVENTS_BYTES, MAX_PUT_EVENTS_ENTRIES, putEventsEntryBytes } from "../src/domain";
 
 describe("EventBridge's PutEvents limits", () => {
   it("are 10 entries and 256 KB a call", () => {

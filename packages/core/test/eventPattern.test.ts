@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchesPattern } from "../src";
+import { matchesPattern } from "../src/domain";
 
 describe("matchesPattern", () => {
   it("matches nested fields against lists of exact strings", () => {

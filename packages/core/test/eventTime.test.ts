@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Award, epochMsOfRfc3339, eventTimeOf, firstSentAtOf, judgeEventTime } from "../src";
+import { type Award, epochMsOfRfc3339, eventTimeOf, firstSentAtOf, judgeEventTime } from "../src/domain";
 
 const DAY = 86_400_000;
 // Midnight, so the memory's edge (now − 89 days) is a day's start too.

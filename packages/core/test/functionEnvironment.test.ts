@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { announcerEnvironment, resources, workerEnvironment } from "../src";
+import { announcerEnvironment, resources, workerEnvironment } from "../src/deploy";
 
 describe("the functions' environments", () => {
   it("give the worker its table, DLQ, concurrency and log level, with the deployment's defaults", () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { guardKey, intentKey, MAX_INTENT_KEY_BYTES } from "../src";
+import { guardKey, intentKey, MAX_INTENT_KEY_BYTES } from "../src/domain";
 
 describe("intentKey", () => {
   it("joins the seed's example with #", () => {

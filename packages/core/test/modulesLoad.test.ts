@@ -11,7 +11,12 @@ const moduleFiles = (folder: string) =>
     .map((name) => `${folder}${name}`);
 
 describe("the award path's modules load", () => {
-  it.each([...moduleFiles("../src/"), ...moduleFiles("../../worker/src/function/")])("%s", async (path) => {
+  it.each([
+    ...moduleFiles("../src/domain/"),
+    ...moduleFiles("../src/aws/"),
+    ...moduleFiles("../src/deploy/"),
+    ...moduleFiles("../../worker/src/function/"),
+  ])("%s", async (path) => {
     await expect(import(path)).resolves.toBeTypeOf("object");
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "../src";
+import { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "../src/aws";
 
 const policy: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 300, maxElapsedMs: 10_000 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEvent, intentKey, parseRevokeLine } from "../src";
+import { decodeEvent, intentKey, parseRevokeLine } from "../src/domain";
 
 const event = {
   specversion: "1.0",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planRevocation, readGuard, type StoredGuard } from "../src";
+import { planRevocation, readGuard, type StoredGuard } from "../src/domain";
 
 const now = new Date("2026-12-01T12:00:00.999Z");
 const epoch = 1_796_126_400;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countVerdicts, judgeGuard, type RevokeResult, readGuard, resultOf } from "../src";
+import { countVerdicts, judgeGuard, type RevokeResult, readGuard, resultOf } from "../src/domain";
 
 const nowMs = Date.parse("2026-12-01T12:00:00.500Z");
 const nowSeconds = 1_796_126_400;

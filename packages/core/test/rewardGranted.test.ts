@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { embeddedMetrics, remainingMsOf } from "../src/aws";
 import {
-  embeddedMetrics,
   GUARD_PK_PREFIX,
   grantId,
   guardImageSchema,
-  remainingMsOf,
   rewardGranted,
   rewardGrantedSchema,
-} from "../src";
+} from "../src/domain";
 
 const guard = {
   pk: "IDEM#user123#idempotent-writes#article.completed",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isRfc3339DateTime } from "../src/rfc3339";
+import { isRfc3339DateTime } from "../src/domain/rfc3339";
 
 describe("isRfc3339DateTime", () => {
   it.each([

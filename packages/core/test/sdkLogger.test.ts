@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sdkLogger } from "../src";
+import { sdkLogger } from "../src/aws";
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -1,6 +1,7 @@
 import type { BatchResultErrorEntry } from "@aws-sdk/client-sqs";
 import { describe, expect, it } from "vitest";
-import { messageSize, retryRemainder, sendSqsBatch } from "../src";
+import { retryRemainder, sendSqsBatch } from "../src/aws";
+import { messageSize } from "../src/domain";
 
 const instant = { sleep: async () => {}, random: () => 0 };
 const entries = (...ids: string[]) => ids.map((Id) => ({ Id, body: `body ${Id}` }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { streamBatchFailureSchema } from "../src";
+import { streamBatchFailureSchema } from "../src/domain";
 
 /** The on-failure record of AWS's documentation for a DynamoDB stream mapping. */
 const lambdasRecord = {

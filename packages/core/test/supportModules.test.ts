@@ -1,7 +1,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { createLogger, createSqsClient, RetriesExhaustedError, retry, seededRandom } from "../src";
-import { credentials } from "../src/sdkClientOptions";
+import { createLogger, createSqsClient, RetriesExhaustedError, retry } from "../src/aws";
+import { credentials } from "../src/aws/sdkClientOptions";
+import { seededRandom } from "../src/domain";
 
 describe("createLogger", () => {
   it("writes JSON lines named for the process, at info unless told otherwise", () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { decodeEvent, epochMsOfRfc3339, invocationDeadline, retry, signalFor } from "../src";
+import { invocationDeadline, retry, signalFor } from "../src/aws";
+import { decodeEvent, epochMsOfRfc3339 } from "../src/domain";
 
 /**
  * Edges a table of ordinary values misses: fractions of a millisecond and of a second,

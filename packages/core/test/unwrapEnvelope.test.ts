@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEvent, unwrapEnvelope } from "../src";
+import { decodeEvent, unwrapEnvelope } from "../src/domain";
 
 const event = {
   specversion: "1.0",

@@ -7,10 +7,10 @@ import {
   MAX_PUT_EVENTS_ENTRIES,
   matchesPattern,
   putEventsEntryBytes,
-  retry,
   type SizedEntry,
   seededRandom,
 } from "@rewards/core";
+import { retry } from "@rewards/core/aws";
 import { listenOnLoopback } from "./loopbackServer";
 
 /** What EventBridge hands a rule's target: the envelope around an entry's Detail. */

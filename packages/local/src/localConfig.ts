@@ -1,4 +1,4 @@
-import { type Environment, readConfig, urlVariable } from "@rewards/core";
+import { type Environment, readConfig, urlVariable } from "@rewards/core/deploy";
 import { z } from "zod";
 
 /** The local stack's variables (the README's Configuration table, "local stack"). */

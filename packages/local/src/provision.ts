@@ -8,7 +8,7 @@ import {
   waitUntilTableExists,
 } from "@aws-sdk/client-dynamodb";
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { resources } from "@rewards/core";
+import { resources } from "@rewards/core/deploy";
 
 export interface ProvisionOptions {
   tableName?: string;

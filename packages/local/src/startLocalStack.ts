@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SQSClient } from "@aws-sdk/client-sqs";
-import { resources } from "@rewards/core";
+import { resources } from "@rewards/core/deploy";
 import { type LocalBus, type LocalBusOptions, startLocalBus } from "./localBus";
 import { type LocalConfig, readLocalConfig } from "./localConfig";
 import { LocalStackError } from "./localStackError";

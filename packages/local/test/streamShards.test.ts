@@ -1,5 +1,5 @@
 import type { _Record, DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
-import { createLogger } from "@rewards/core";
+import { createLogger } from "@rewards/core/aws";
 import { describe, expect, it } from "vitest";
 import { startStreamSource } from "../src";
 

@@ -1,14 +1,12 @@
 import { SendMessageBatchCommand, SQSClient } from "@aws-sdk/client-sqs";
 import {
-  classifyError,
-  clientDefaults,
   describeIssues,
   type EventIssue,
   MAX_MESSAGE_BYTES,
   messageSize,
-  sendSqsBatch,
   validateEvent,
 } from "@rewards/core";
+import { classifyError, clientDefaults, sendSqsBatch } from "@rewards/core/aws";
 import pLimit from "p-limit";
 import { chunkEntries, type Entry } from "./batchEntries";
 import { createEventBuilders, type EventBuilders } from "./eventBuilders";

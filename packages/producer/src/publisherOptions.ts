@@ -1,5 +1,6 @@
 import type { SQSClient, SQSClientConfig } from "@aws-sdk/client-sqs";
-import { type RetryPolicy, text } from "@rewards/core";
+import { text } from "@rewards/core";
+import type { RetryPolicy } from "@rewards/core/aws";
 import { z } from "zod";
 
 /** Options are all a publisher reads: never a variable of its host's environment but the SDK's own. */

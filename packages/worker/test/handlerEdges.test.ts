@@ -1,6 +1,7 @@
 import type { SendMessageCommandInput, SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient, TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import { createLogger, PARK_ATTRIBUTES, type RetryPolicy } from "@rewards/core";
+import { PARK_ATTRIBUTES } from "@rewards/core";
+import { createLogger, type RetryPolicy } from "@rewards/core/aws";
 import { lambdaContext, sqsEvent, sqsRecord } from "@rewards/testing";
 import type { Context, SQSRecord } from "aws-lambda";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import type { SendMessageCommandInput, SQSClient } from "@aws-sdk/client-sqs";
-import { NO_DEADLINE } from "@rewards/core";
+import { NO_DEADLINE } from "@rewards/core/aws";
 import { sqsRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 import { parkMessage } from "../src/function/parkMessage";

@@ -1,4 +1,4 @@
-import { ConfigError } from "@rewards/core";
+import { ConfigError } from "@rewards/core/deploy";
 import { describe, expect, it } from "vitest";
 import { createWorkerDeps } from "../src/function/createWorkerDeps";
 import { readWorkerConfig } from "../src/function/workerConfig";

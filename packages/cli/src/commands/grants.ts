@@ -1,5 +1,6 @@
 import { createAnnouncerDeps } from "@rewards/announcer";
-import { type Environment, epochMsOfRfc3339 } from "@rewards/core";
+import { epochMsOfRfc3339 } from "@rewards/core";
+import type { Environment } from "@rewards/core/deploy";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CliConfig, clientsFor, commandConfig } from "../cliConfig";
 import { release } from "../dlq/heldMessages";

@@ -1,4 +1,4 @@
-import { createSqsClient } from "@rewards/core";
+import { createSqsClient } from "@rewards/core/aws";
 import { type Command, Option } from "commander";
 import { commandConfig } from "../cliConfig";
 import { startLocalWorker } from "../functions/localWorker";

@@ -1,5 +1,5 @@
 import { createAnnouncerDeps } from "@rewards/announcer";
-import type { Logger } from "@rewards/core";
+import type { Logger } from "@rewards/core/aws";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { clientsFor, configFrom } from "../cliConfig";
 import { replayDlq } from "../dlq/replay";

@@ -4,7 +4,8 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { MAX_BATCH_ENTRIES, sendSqsBatch } from "@rewards/core";
+import { MAX_BATCH_ENTRIES } from "@rewards/core";
+import { sendSqsBatch } from "@rewards/core/aws";
 
 /**
  * Receives up to `max` messages and holds them invisible for `holdSeconds`, so none is

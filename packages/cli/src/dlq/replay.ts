@@ -9,13 +9,8 @@ import {
   StartMessageMoveTaskCommand,
 } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import {
-  decodeEvent,
-  describeError,
-  type ParkedMessage,
-  readParkedMessage,
-  replayAttributes,
-} from "@rewards/core";
+import { decodeEvent, type ParkedMessage, readParkedMessage, replayAttributes } from "@rewards/core";
+import { describeError } from "@rewards/core/aws";
 import { CliError } from "../cliError";
 import { plural } from "../output";
 import { queueCounts } from "../queues/queueCounts";

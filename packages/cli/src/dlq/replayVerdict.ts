@@ -1,7 +1,6 @@
 import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type AwardRequest,
-  classifyError,
   dayTotalKey,
   decodeEvent,
   eventTimeOf,
@@ -9,8 +8,8 @@ import {
   judgeEventTime,
   type ParkedMessage,
   payable,
-  retryRemainder,
 } from "@rewards/core";
+import { classifyError, retryRemainder } from "@rewards/core/aws";
 
 /**
  * What replaying a parked message would do now: `pay` (no live guard for its intent), `paid`

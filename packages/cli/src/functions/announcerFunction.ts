@@ -1,4 +1,4 @@
-import { announcerEnvironment, resources } from "@rewards/core";
+import { announcerEnvironment, resources } from "@rewards/core/deploy";
 import type { FunctionRuntime } from "@rewards/local";
 import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 

@@ -1,6 +1,7 @@
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { isAwardCandidate } from "@rewards/announcer";
-import { createDynamoClient, createSqsClient, type Logger, resources } from "@rewards/core";
+import { createDynamoClient, createSqsClient, type Logger } from "@rewards/core/aws";
+import { resources } from "@rewards/core/deploy";
 import {
   fileCheckpoints,
   type StreamSource,

@@ -1,5 +1,5 @@
-import type { Logger } from "@rewards/core";
-import { createSqsClient } from "@rewards/core";
+import type { Logger } from "@rewards/core/aws";
+import { createSqsClient } from "@rewards/core/aws";
 import { type Poller, type PollerOptions, startPoller } from "@rewards/local";
 import type { SQSBatchResponse } from "aws-lambda";
 import type { CliConfig } from "../cliConfig";

@@ -1,4 +1,4 @@
-import { resources, workerEnvironment } from "@rewards/core";
+import { resources, workerEnvironment } from "@rewards/core/deploy";
 import type { FunctionRuntime } from "@rewards/local";
 import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 

@@ -4,7 +4,8 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { type Announcement, MAX_BATCH_ENTRIES, type RewardGranted, sendSqsBatch } from "@rewards/core";
+import { type Announcement, MAX_BATCH_ENTRIES, type RewardGranted } from "@rewards/core";
+import { sendSqsBatch } from "@rewards/core/aws";
 import { release } from "../dlq/heldMessages";
 import { type AnnouncementShape, readAnnouncement } from "./readAnnouncement";
 

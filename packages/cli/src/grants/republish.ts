@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type PublishDeps, publishGrants } from "@rewards/announcer";
-import { NO_DEADLINE } from "@rewards/core";
+import { NO_DEADLINE } from "@rewards/core/aws";
 import { awardedGuards, type GuardWindow } from "./awardedGuards";
 
 export interface RepublishOptions extends GuardWindow {

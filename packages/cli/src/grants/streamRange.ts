@@ -4,7 +4,8 @@ import {
   type GetRecordsCommandOutput,
   GetShardIteratorCommand,
 } from "@aws-sdk/client-dynamodb-streams";
-import { describeError, type StreamBatchFailure } from "@rewards/core";
+import type { StreamBatchFailure } from "@rewards/core";
+import { describeError } from "@rewards/core/aws";
 import { toLambdaStreamRecord } from "@rewards/local";
 import type { DynamoDBRecord } from "aws-lambda";
 

@@ -1,7 +1,7 @@
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { clientDefaults, credentials } from "@rewards/core";
+import { clientDefaults, credentials } from "@rewards/core/aws";
 import type { CliConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 

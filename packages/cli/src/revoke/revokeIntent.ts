@@ -2,17 +2,19 @@ import { randomUUID } from "node:crypto";
 import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import {
   type Attempted,
-  classifyError,
-  describeError,
   guardKey,
   judgeGuard,
   planRevocation,
-  RetriesExhaustedError,
-  type RetryPolicy,
   type RevokeResult,
   resultOf,
-  retry,
 } from "@rewards/core";
+import {
+  classifyError,
+  describeError,
+  RetriesExhaustedError,
+  type RetryPolicy,
+  retry,
+} from "@rewards/core/aws";
 
 export interface RevokeDeps {
   dynamo: DynamoDBDocumentClient;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageBatchCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { classifyError, sendSqsBatch } from "@rewards/core";
+import { classifyError, sendSqsBatch } from "@rewards/core/aws";
 import { chunkEntries, createPublisher, type Entry } from "@rewards/producer";
 import type { TrafficMessage } from "./generateTraffic";
 

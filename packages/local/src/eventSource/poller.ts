@@ -5,7 +5,8 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { describeError, type Logger, MAX_BATCH_ENTRIES, sendSqsBatch } from "@rewards/core";
+import { MAX_BATCH_ENTRIES } from "@rewards/core";
+import { describeError, type Logger, sendSqsBatch } from "@rewards/core/aws";
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda";
 import { acknowledge } from "./batchResponse";
 import { invokeFunction } from "./invokeFunction";

@@ -9,7 +9,8 @@ import {
   type Shard,
   type ShardIteratorType,
 } from "@aws-sdk/client-dynamodb-streams";
-import { describeError, type Logger, type StreamBatchFailure } from "@rewards/core";
+import type { StreamBatchFailure } from "@rewards/core";
+import { describeError, type Logger } from "@rewards/core/aws";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { type Checkpoints, memoryCheckpoints } from "./checkpoints";
 import { invokeFunction } from "./invokeFunction";

@@ -1,4 +1,5 @@
-import { createDynamoClient, createLogger, createSqsClient, type Environment } from "@rewards/core";
+import { createDynamoClient, createLogger, createSqsClient } from "@rewards/core/aws";
+import type { Environment } from "@rewards/core/deploy";
 import { readWorkerConfig } from "./workerConfig";
 import type { WorkerDeps } from "./workerDeps";
 

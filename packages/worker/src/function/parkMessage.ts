@@ -1,5 +1,6 @@
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { type Deadline, type ParkReason, signalFor } from "@rewards/core";
+import type { ParkReason } from "@rewards/core";
+import { type Deadline, signalFor } from "@rewards/core/aws";
 import type { SQSRecord } from "aws-lambda";
 import { buildDlqMessage } from "./dlqMessage";
 import { clockOf, type WorkerDeps } from "./workerDeps";

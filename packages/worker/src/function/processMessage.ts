@@ -1,18 +1,11 @@
-import {
-  type AwardOutcome,
-  awardTogether,
-  type Deadline,
-  describeError,
-  eventTimeOf,
-  judgeEventTime,
-  type ParkReason,
-  parkReason,
-} from "@rewards/core";
+import { eventTimeOf, judgeEventTime, type ParkReason, parkReason } from "@rewards/core";
+import { type AwardOutcome, awardTogether, type Deadline, describeError } from "@rewards/core/aws";
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
 import type { WorkItem } from "./planGroups";
 import type { Judged } from "./planSegments";
 import { queueTimesOf } from "./queueTimes";
+import { refusalReason } from "./refusalReason";
 import { clockOf, type WorkerDeps } from "./workerDeps";
 
 const baseOf = (item: WorkItem): MessageResult => ({
@@ -122,7 +115,13 @@ async function resultOf(
     case "duplicate":
       return { ...base, outcome: outcome.outcome, ...note };
     case "rejected":
-      return park(deps, judged.item, parkReason("rejected", outcome.reason), base, deadline);
+      return park(
+        deps,
+        judged.item,
+        parkReason("rejected", refusalReason(outcome.refused, outcome.cause, judged.award.userId)),
+        base,
+        deadline,
+      );
     case "failed": {
       const unknown = outcome.mayHaveCommitted
         ? "; an attempt's fate is unknown: if it committed, the redelivery is this message's own duplicate"

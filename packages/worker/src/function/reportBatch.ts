@@ -1,4 +1,4 @@
-import { embeddedMetrics } from "@rewards/core";
+import { embeddedMetrics } from "@rewards/core/aws";
 import type { SQSBatchResponse } from "aws-lambda";
 import type { BatchResult } from "./runBatch";
 import type { WorkerDeps } from "./workerDeps";

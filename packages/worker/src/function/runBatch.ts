@@ -1,4 +1,5 @@
-import { decodeEvent, invocationDeadline, remainingMsOf } from "@rewards/core";
+import { decodeEvent } from "@rewards/core";
+import { invocationDeadline, remainingMsOf } from "@rewards/core/aws";
 import type { Context, SQSEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";

@@ -8,7 +8,7 @@ import {
   resources,
   sdkVariables,
   urlVariable,
-} from "@rewards/core";
+} from "@rewards/core/deploy";
 import { z } from "zod";
 
 /** The function's variables (the README's Configuration table, "worker"): nothing else is read. */

@@ -1,6 +1,6 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { Logger, RetryPolicy } from "@rewards/core";
+import type { Logger, RetryPolicy } from "@rewards/core/aws";
 
 export interface WorkerDeps {
   tableName: string;

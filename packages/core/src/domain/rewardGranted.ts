@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { userIdSchema } from "./envelope";
-import { GUARD_PK_PREFIX, GUARD_SK } from "./intentKey";
-import { isRfc3339DateTime } from "./rfc3339";
+import { rfc3339DateTime as rfc3339 } from "./rfc3339";
 import { eventTypes } from "./rules";
-
-const rfc3339 = z.string().refine(isRfc3339DateTime, "must be an RFC 3339 date-time");
+import { guardItemFields, intentKeyOfGuard } from "./tableLayout";
 
 /** The fields every announcement of an award carries (docs/events.md, `reward.granted`). */
 const awardFields = {
@@ -102,19 +100,10 @@ export function revokeId(intentKey: string, awardedAt: string): string {
 }
 
 /** The guard an award wrote, as the table's stream shows it (unmarshalled). */
-export const guardImageSchema = z.object({
-  pk: z.string().startsWith(GUARD_PK_PREFIX),
-  sk: z.literal(GUARD_SK),
-  userId: z.string().min(1),
-  type: z.enum(eventTypes),
-  /** 0 when the daily cap left nothing to pay. */
-  amount: z.number().int().nonnegative(),
-  requested: z.number().int().positive().optional(),
-  eventId: z.string().min(1),
-  awardedAt: rfc3339,
-  revokedAt: rfc3339.optional(),
-  revokedReason: z.string().min(1).optional(),
-});
+export const guardImageSchema = z
+  .object(guardItemFields)
+  .omit({ messageId: true, expiresAt: true })
+  .extend({ type: z.enum(eventTypes), revokedReason: z.string().min(1).optional() });
 
 export type GuardImage = z.infer<typeof guardImageSchema>;
 
@@ -123,7 +112,7 @@ function awardData(guard: GuardImage) {
     userId: guard.userId,
     eventType: guard.type,
     xp: guard.amount,
-    intentKey: guard.pk.slice(GUARD_PK_PREFIX.length),
+    intentKey: intentKeyOfGuard(guard.pk),
     eventId: guard.eventId,
     awardedAt: guard.awardedAt,
     ...(guard.requested === undefined ? {} : { requestedXp: guard.requested }),

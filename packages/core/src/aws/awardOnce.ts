@@ -1,7 +1,8 @@
-import type { AwardRequest } from "./awardPlan";
+import type { AwardRequest } from "../domain/awardPlan";
 import { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
-import { describeError, type ErrorClass } from "./classifyError";
+import type { ErrorClass } from "./classifyError";
 import { type Deadline, NO_DEADLINE } from "./deadline";
+import { describeError } from "./describeError";
 
 export type { AwardDeps } from "./awardTogether";
 

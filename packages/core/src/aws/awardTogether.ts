@@ -7,15 +7,15 @@ import {
   type AwardRequest,
   type AwardVerdict,
   planAwardTransaction,
+  type Refusal,
   readCancellation,
   transactionsOf,
-} from "./awardPlan";
+} from "../domain/awardPlan";
 import {
   cancellationReasons,
   classifyError,
   isItemLevelCancellation,
   isUnknownOutcome,
-  refusalReason,
 } from "./classifyError";
 import { type Deadline, NO_DEADLINE, signalFor } from "./deadline";
 import { RetriesExhaustedError, type RetryOptions, retry } from "./retry";
@@ -37,8 +37,8 @@ export type AwardOutcome =
   /** The daily cap left 0 XP: the guard is written (the intent is spent), nothing paid. */
   | { outcome: "capped"; attempts: number; note?: string }
   | { outcome: "duplicate"; attempts: number; note?: string }
-  /** An item it needs was refused for good: the message is parked as `rejected`. */
-  | { outcome: "rejected"; attempts: number; reason: string; cause: unknown }
+  /** Items it needs were refused for good: the message is parked as `rejected`. */
+  | { outcome: "rejected"; attempts: number; refused: Refusal[]; cause: unknown }
   | {
       outcome: "failed";
       kind: "transient" | "configuration";
@@ -222,13 +222,13 @@ async function settleRun(
       const verdict = reading.awards[at] as AwardVerdict;
       const award = run[index] as AwardRequest;
       const tries = attempts[index] as number;
-      if (verdict.verdict === "paid_before")
+      if (verdict.kind === "paid_before")
         outcomes[index] = paidBefore(verdict.guard, award, nowIso, tries, transaction.paid[at] as number);
-      else if (verdict.verdict === "refused")
+      else if (verdict.kind === "refused")
         outcomes[index] = {
           outcome: "rejected",
           attempts: tries,
-          reason: refusalReason(verdict.items, sent.error, award.userId),
+          refused: verdict.items,
           cause: sent.error,
         };
       else again.push(index);

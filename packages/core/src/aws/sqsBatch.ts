@@ -1,5 +1,5 @@
 import type { BatchResultErrorEntry } from "@aws-sdk/client-sqs";
-import { describeError } from "./classifyError";
+import { describeError } from "./describeError";
 import { type RetryOptions, retry } from "./retry";
 
 /** The part of a batch the service left undone, as `retryRemainder` sees it after each call. */

@@ -18,23 +18,3 @@ export function intentKey(parts: readonly string[]): string {
   if (Buffer.byteLength(key) <= MAX_INTENT_KEY_BYTES) return key;
   return `sha256:${createHash("sha256").update(key).digest("base64url")}`;
 }
-
-export const GUARD_PK_PREFIX = "IDEM#";
-export const GUARD_SK = "IDEM";
-
-export function guardKey(key: string): { pk: string; sk: string } {
-  return { pk: `${GUARD_PK_PREFIX}${key}`, sk: GUARD_SK };
-}
-
-const PROFILE_SK = "PROFILE";
-
-export function profileKey(userId: string): { pk: string; sk: string } {
-  return { pk: `USER#${userId}`, sk: PROFILE_SK };
-}
-
-const DAY_SK_PREFIX = "DAY#";
-
-/** A user's running XP total of one UTC day (`YYYY-MM-DD`), kept only with a daily cap. */
-export function dayTotalKey(userId: string, day: string): { pk: string; sk: string } {
-  return { pk: `USER#${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
-}

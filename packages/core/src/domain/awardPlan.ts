@@ -1,8 +1,7 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Award } from "./award";
-import type { CancellationReason, RefusedItem } from "./classifyError";
-import { dayTotalKey, guardKey, profileKey } from "./intentKey";
 import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "./rules";
+import { dayTotalKey, guardKey, profileKey } from "./tableLayout";
 
 /** One award as the worker asks for it: what the rules decided, and where it came from. */
 export interface AwardRequest extends Award {
@@ -197,14 +196,30 @@ export function transactionsOf<T extends AwardRequest>(
   return runs;
 }
 
+/** DynamoDB's reason for one item of a cancelled transaction (an entry of its CancellationReasons). */
+export interface CancellationReason {
+  Code?: string | undefined;
+  Message?: string | undefined;
+  Item?: Record<string, unknown> | undefined;
+}
+
+/** An item of an award's transaction that DynamoDB can refuse. */
+export type RefusedItem = { kind: "guard" } | { kind: "profile" } | { kind: "day"; day: string };
+
+/** One refused item, with what DynamoDB said of it. */
+export interface Refusal {
+  item: RefusedItem;
+  said: string;
+}
+
 /** What a cancellation says of one award of the transaction. */
 export type AwardVerdict =
   /** Its guard was already there: paid before (by another delivery, or by this very record whose answer was lost). */
-  | { verdict: "paid_before"; guard: Record<string, unknown> | undefined }
+  | { kind: "paid_before"; guard: Record<string, unknown> | undefined }
   /** An item it needs was refused for good (its guard, the profile, its day total). */
-  | { verdict: "refused"; items: Array<{ item: RefusedItem; said: string }> }
+  | { kind: "refused"; items: Refusal[] }
   /** Nothing was wrong with it: it goes again, in a new transaction. */
-  | { verdict: "again" };
+  | { kind: "again" };
 
 export interface CancellationReading {
   /** One per award of the transaction, in its order. */
@@ -232,13 +247,13 @@ export function readCancellation(
   context: Pick<AwardPlanContext, "now" | "dailyCap">,
   unmarshall: (item: Record<string, unknown>) => Record<string, unknown>,
 ): CancellationReading {
-  const verdicts: AwardVerdict[] = awards.map(() => ({ verdict: "again" }));
+  const verdicts: AwardVerdict[] = awards.map(() => ({ kind: "again" }));
   const refuse = (index: number, item: RefusedItem, said: string) => {
     const current = verdicts[index] as AwardVerdict;
-    if (current.verdict === "paid_before") return;
+    if (current.kind === "paid_before") return;
     verdicts[index] = {
-      verdict: "refused",
-      items: [...(current.verdict === "refused" ? current.items : []), { item, said }],
+      kind: "refused",
+      items: [...(current.kind === "refused" ? current.items : []), { item, said }],
     };
   };
   const refuseDay = (day: string, said: string) => {
@@ -255,7 +270,7 @@ export function readCancellation(
     if (planned.role === "guard") {
       if (code === FAILED_CONDITION) {
         verdicts[planned.award] = {
-          verdict: "paid_before",
+          kind: "paid_before",
           guard: reason?.Item ? unmarshall(reason.Item) : undefined,
         };
       } else if (REFUSED.has(code)) refuse(planned.award, { kind: "guard" }, said);

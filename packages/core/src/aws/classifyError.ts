@@ -1,3 +1,5 @@
+import type { CancellationReason } from "../domain/awardPlan";
+
 /**
  * What to do about an error from the guard transaction. Pure: it reads only the error's
  * name, code, status and cancellation reasons, so every row is table-tested.
@@ -11,12 +13,6 @@
  *   access). Not retried in-process, never parked: the message is fine, the deployment is not.
  */
 export type ErrorClass = "duplicate" | "transient" | "permanent" | "configuration";
-
-export interface CancellationReason {
-  Code?: string | undefined;
-  Message?: string | undefined;
-  Item?: Record<string, unknown> | undefined;
-}
 
 interface ErrorShape {
   name?: unknown;
@@ -108,47 +104,4 @@ export function isUnknownOutcome(error: unknown): boolean {
     !cancellationReasons(error) &&
     !THROTTLING.has(String(shapeOf(error).name))
   );
-}
-
-/**
- * One line for logs and the `rewards.reason` attribute: name, reasons, message. A plain
- * `Error` is its message alone (callers print it after "error", which made "error Error: …").
- */
-export function describeError(error: unknown): string {
-  const shape = shapeOf(error);
-  const name = typeof shape.name === "string" ? shape.name : "Error";
-  const message = typeof shape.message === "string" ? shape.message : String(error);
-  const reasons = shape.CancellationReasons?.map((reason) => reason.Code ?? "None");
-  if (reasons) return `${name} [${reasons.join(", ")}]: ${message}`;
-  return name === "Error" ? message : `${name}: ${message}`;
-}
-
-/** An item of an award's transaction that DynamoDB can refuse. */
-export type RefusedItem = { kind: "guard" } | { kind: "profile" } | { kind: "day"; day: string };
-
-/** One refused item in words a person can act on, with DynamoDB's own. */
-export function refusedItemReason(item: RefusedItem, said: string, userId: string): string {
-  if (item.kind === "guard") return `the award's guard item was refused: ${said}`;
-  if (item.kind === "day")
-    return `the day total of user ${JSON.stringify(userId)} for ${item.day} (USER#${userId}, DAY#${item.day}) was refused: ${said}`;
-  return (
-    `the profile of user ${JSON.stringify(userId)} (USER#${userId}) was refused: ${said} — ` +
-    `the award adds to its xp and awards, which must both be numbers; repair it with ` +
-    `\`rewards user ${shellWord(userId)} --set-xp <n> --yes\`, then replay`
-  );
-}
-
-/** The reason of a rejected award: each item refused, then the error itself for reference. */
-export function refusalReason(
-  refused: ReadonlyArray<{ item: RefusedItem; said: string }>,
-  error: unknown,
-  userId: string,
-): string {
-  const items = refused.map(({ item, said }) => refusedItemReason(item, said, userId));
-  return `${items.join("; ")} (${describeError(error)})`;
-}
-
-/** `userId` as one shell word: bare when it is plainly safe, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[\w.@:+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
 }

@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import { guardKey, profileKey } from "./intentKey";
 import type { StoredGuard } from "./storedGuard";
+import { guardKey, profileKey } from "./tableLayout";
 
 export interface RevokeContext {
   tableName: string;

@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * RFC 3339 date-time (section 5.6), which CloudEvents `time` uses. Its `T` and `Z` are
  * case-insensitive (section 5.6, note); fractional seconds of any length; a leap second
@@ -45,3 +47,6 @@ export function epochMsOfRfc3339(value: string): number {
 
 /** The pattern alone, for JSON Schema consumers (the calendar check is the worker's). */
 export const RFC3339_PATTERN = RFC3339.source;
+
+/** A date-time field of a stored item or an announcement. */
+export const rfc3339DateTime = z.string().refine(isRfc3339DateTime, "must be an RFC 3339 date-time");

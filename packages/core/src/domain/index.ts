@@ -1,36 +1,23 @@
+/**
+ * `@rewards/core`: the pure domain — events and their decoding, the reward rules, intent keys,
+ * event time, the table's layout, the award and revocation plans, the DLQ format (written and
+ * read), announcements, and the services' limits the formats must fit. No module here talks
+ * to AWS (tests/seams.test.ts holds it to that): they take values and return values.
+ */
+
 export type { Award } from "./award";
-export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
 export {
   type AwardRequest,
+  type CancellationReason,
   cappedDay,
   dayTotalExpiresAt,
   MAX_TRANSACTION_ITEMS,
   PROFILE_UPDATE,
   payable,
   planAwardTransaction,
-} from "./awardPlan";
-export { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
-export {
-  classifyError,
-  describeError,
-  type ErrorClass,
+  type Refusal,
   type RefusedItem,
-  refusalReason,
-  refusedItemReason,
-} from "./classifyError";
-export {
-  ConfigError,
-  type ConfigWith,
-  dailyCapVariable,
-  type Environment,
-  type LogLevel,
-  logLevelSchema,
-  readConfig,
-  requiredText,
-  sdkVariables,
-  urlVariable,
-} from "./config";
-export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
+} from "./awardPlan";
 export {
   type Decoded,
   decodeEvent,
@@ -39,8 +26,6 @@ export {
   toIssues,
   validateEvent,
 } from "./decodeEvent";
-export { createDynamoClient } from "./dynamoClient";
-export { embeddedMetrics } from "./embeddedMetrics";
 export type { Envelope } from "./envelope";
 export {
   MAX_PUT_EVENTS_BYTES,
@@ -51,17 +36,7 @@ export {
 export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, judgeEventTime, type QueueTimes } from "./eventTime";
-export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
-export {
-  dayTotalKey,
-  GUARD_PK_PREFIX,
-  GUARD_SK,
-  guardKey,
-  intentKey,
-  MAX_INTENT_KEY_BYTES,
-  profileKey,
-} from "./intentKey";
-export { createLogger, type Logger } from "./logger";
+export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
   buildParkedMessage,
   type DlqMessage,
@@ -72,8 +47,6 @@ export {
 } from "./parkedMessage";
 export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./parkReason";
 export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./readParkedMessage";
-export { resources } from "./resources";
-export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { parseRevokeLine, type RevokeLine } from "./revokeLine";
 export {
   planRevocation,
@@ -105,7 +78,7 @@ export {
   rewardRevoked,
   rewardRevokedSchema,
 } from "./rewardGranted";
-export { epochMsOfRfc3339 } from "./rfc3339";
+export { epochMsOfRfc3339, rfc3339DateTime } from "./rfc3339";
 export {
   type EventType,
   eventTypes,
@@ -115,10 +88,7 @@ export {
   type RuleData,
   rules,
 } from "./rules";
-export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { seededRandom } from "./seededRandom";
-export { retryRemainder, sendSqsBatch } from "./sqsBatch";
-export { createSqsClient } from "./sqsClient";
 export {
   type Attributes,
   MAX_BATCH_ENTRIES,
@@ -128,5 +98,17 @@ export {
 } from "./sqsMessage";
 export { isExpired, type ReadGuard, readGuard, type StoredGuard, storedGuardSchema } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
+export {
+  dayTotalKey,
+  GUARD_PK_PREFIX,
+  GUARD_SK,
+  guardItemFields,
+  guardKey,
+  intentKeyOfGuard,
+  PARTITION_KEY,
+  profileKey,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from "./tableLayout";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";

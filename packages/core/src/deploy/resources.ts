@@ -1,4 +1,4 @@
-import { GUARD_SK } from "./intentKey";
+import { GUARD_SK, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../domain/tableLayout";
 
 /**
  * The one definition of the AWS resources, read by both the SST app (infra/) and the
@@ -68,10 +68,10 @@ export const resources = {
   table: {
     /** Local name; SST derives its own per stage. */
     name: "rewards",
-    partitionKey: "pk",
-    sortKey: "sk",
+    partitionKey: PARTITION_KEY,
+    sortKey: SORT_KEY,
     billing: "PAY_PER_REQUEST",
-    ttlAttribute: "expiresAt",
+    ttlAttribute: TTL_ATTRIBUTE,
     /** The announcer reads each award's guard as written: the new image is all it needs. */
     streamViewType: "NEW_IMAGE",
   },

@@ -1,0 +1,18 @@
+/**
+ * `@rewards/core/aws`: the adapters — SDK clients and their options, the award path's
+ * transaction shell (`awardTogether`, `awardOnce`), retries, deadlines, error classification
+ * and formatting, SQS batching, the logger and metrics. They build on `@rewards/core`.
+ */
+
+export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
+export { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
+export { classifyError, type ErrorClass } from "./classifyError";
+export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
+export { describeError } from "./describeError";
+export { createDynamoClient } from "./dynamoClient";
+export { embeddedMetrics } from "./embeddedMetrics";
+export { createLogger, type Logger } from "./logger";
+export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
+export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
+export { retryRemainder, sendSqsBatch } from "./sqsBatch";
+export { createSqsClient } from "./sqsClient";

@@ -1,0 +1,22 @@
+/**
+ * `@rewards/core/deploy`: the deployment's facts, for infra/ (the SST app) and for the local
+ * stack that mirrors it: the resources and their settings (names, timeouts, memory, the
+ * announcer's filter pattern), the environment each function gets and how a function reads
+ * it, and the event types a producer may send. Nothing here reaches AWS.
+ */
+
+export { eventTypes } from "../domain/rules";
+export {
+  ConfigError,
+  type ConfigWith,
+  dailyCapVariable,
+  type Environment,
+  type LogLevel,
+  logLevelSchema,
+  readConfig,
+  requiredText,
+  sdkVariables,
+  urlVariable,
+} from "./config";
+export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
+export { resources } from "./resources";

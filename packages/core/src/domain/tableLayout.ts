@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { rfc3339DateTime as rfc3339 } from "./rfc3339";
+
+/**
+ * The table's layout (docs/design.md, "The table"), in one place: its key attributes, the
+ * key of each kind of item, the TTL attribute and the guard item's attributes. Everything
+ * that reads or writes the table builds on these.
+ */
+export const PARTITION_KEY = "pk";
+export const SORT_KEY = "sk";
+/** Epoch seconds; DynamoDB's TTL sweeper deletes an item some time after it passes. */
+export const TTL_ATTRIBUTE = "expiresAt";
+
+export const GUARD_PK_PREFIX = "IDEM#";
+export const GUARD_SK = "IDEM";
+
+/** The guard item of an intent: its existence is the record that the intent was paid. */
+export function guardKey(key: string): { pk: string; sk: string } {
+  return { pk: `${GUARD_PK_PREFIX}${key}`, sk: GUARD_SK };
+}
+
+const PROFILE_SK = "PROFILE";
+
+export function profileKey(userId: string): { pk: string; sk: string } {
+  return { pk: `USER#${userId}`, sk: PROFILE_SK };
+}
+
+const DAY_SK_PREFIX = "DAY#";
+
+/** A user's running XP total of one UTC day (`YYYY-MM-DD`), kept only with a daily cap. */
+export function dayTotalKey(userId: string, day: string): { pk: string; sk: string } {
+  return { pk: `USER#${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
+}
+
+/**
+ * A guard item's attributes as an award writes them (§5) and a revocation marks them. The
+ * readers narrow it: the operator's tools read any guard (`storedGuard.ts`), the announcer
+ * only what an award of a known type wrote (`rewardGranted.ts`).
+ */
+export const guardItemFields = {
+  pk: z.string().startsWith(GUARD_PK_PREFIX),
+  sk: z.literal(GUARD_SK),
+  userId: z.string().min(1),
+  type: z.string().min(1),
+  /** 0 when the daily cap left nothing to pay (§3a). */
+  amount: z.number().int().nonnegative(),
+  /** What the event asked for, when the daily cap paid less. */
+  requested: z.number().int().positive().optional(),
+  eventId: z.string().min(1),
+  messageId: z.string().optional(),
+  awardedAt: rfc3339,
+  /** Epoch seconds; absent when the guard is kept forever. */
+  [TTL_ATTRIBUTE]: z.number().int().optional(),
+  revokedAt: rfc3339.optional(),
+  revokedReason: z.string().optional(),
+} as const;
+
+/** The intent key a guard item is for, read from its partition key. */
+export function intentKeyOfGuard(pk: string): string {
+  return pk.slice(GUARD_PK_PREFIX.length);
+}

@@ -1,0 +1,29 @@
+import type { Refusal, RefusedItem } from "@rewards/core";
+import { describeError } from "@rewards/core/aws";
+
+/**
+ * The reason a rejected award is parked with (its `rewards.reason`): each refused item in
+ * words an operator can act on — for a profile, the command that repairs it — then the
+ * error itself for reference.
+ */
+export function refusalReason(refused: readonly Refusal[], error: unknown, userId: string): string {
+  const items = refused.map(({ item, said }) => refusedItemReason(item, said, userId));
+  return `${items.join("; ")} (${describeError(error)})`;
+}
+
+/** One refused item, with DynamoDB's own words. */
+export function refusedItemReason(item: RefusedItem, said: string, userId: string): string {
+  if (item.kind === "guard") return `the award's guard item was refused: ${said}`;
+  if (item.kind === "day")
+    return `the day total of user ${JSON.stringify(userId)} for ${item.day} (USER#${userId}, DAY#${item.day}) was refused: ${said}`;
+  return (
+    `the profile of user ${JSON.stringify(userId)} (USER#${userId}) was refused: ${said} — ` +
+    `the award adds to its xp and awards, which must both be numbers; repair it with ` +
+    `\`rewards user ${shellWord(userId)} --set-xp <n> --yes\`, then replay`
+  );
+}
+
+/** `userId` as one shell word: bare when it is plainly safe, else single-quoted. */
+function shellWord(text: string): string {
+  return /^[\w.@:+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

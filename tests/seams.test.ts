@@ -1,0 +1,95 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+// The seams between the packages (docs/design.md, "The house"), held by reading the
+// sources' import lines: a move that crosses one fails here, not in a review.
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+function sources(folder: string): string[] {
+  return readdirSync(`${root}${folder}`, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.(ts|mjs)$/.test(entry.name))
+    .map((entry) => `${entry.parentPath.slice(root.length)}/${entry.name}`.replace(/^\/+/, ""));
+}
+
+/** `from "…"` specifiers of the file's static and dynamic imports, `import type` left out. */
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(`${root}${file}`, "utf8");
+  const statics = [...text.matchAll(/^import (?!type )[^;]*?from "([^"]+)"/gms)].map((m) => m[1] as string);
+  const dynamics = [...text.matchAll(/import\("([^"]+)"\)/g)].map((m) => m[1] as string);
+  return [...statics, ...dynamics];
+}
+
+const allImports = (file: string) =>
+  [...readFileSync(`${root}${file}`, "utf8").matchAll(/from "([^"]+)"|import\("([^"]+)"\)/g)].map(
+    (m) => (m[1] ?? m[2]) as string,
+  );
+
+describe("the pure domain (@rewards/core)", () => {
+  const domain = sources("packages/core/src/domain");
+
+  it("has its modules", () => {
+    expect(domain).toContain("packages/core/src/domain/awardPlan.ts");
+    expect(domain).toContain("packages/core/src/domain/tableLayout.ts");
+  });
+
+  it.each(domain)("%s loads no SDK, logger or adapter at run time", (file) => {
+    const offending = runtimeImports(file).filter(
+      (spec) => /^@aws-sdk\/|^@smithy\/|^pino$|^@rewards\//.test(spec) || /\.\.\/(aws|deploy)\//.test(spec),
+    );
+    expect(offending).toEqual([]);
+  });
+});
+
+describe("the deployment's facts (@rewards/core/deploy)", () => {
+  it.each(sources("packages/core/src/deploy"))("%s reaches no AWS adapter", (file) => {
+    expect(allImports(file).filter((spec) => /^@aws-sdk\/|^@smithy\/|\.\.\/aws\//.test(spec))).toEqual([]);
+  });
+});
+
+describe("entry points", () => {
+  const outside = [...sources("infra"), ...sources("bench"), "sst.config.ts"];
+
+  it.each(outside)("%s imports packages by their entry points, never by a src/ path", (file) => {
+    expect(allImports(file).filter((spec) => /packages\/[^/]+\/src\//.test(spec))).toEqual([]);
+  });
+
+  it("infra/ reads the deployment's facts through @rewards/core/deploy alone", () => {
+    const cores = sources("infra").flatMap((file) =>
+      allImports(file).filter((spec) => spec.startsWith("@rewards/")),
+    );
+    expect(new Set(cores)).toEqual(new Set(["@rewards/core/deploy"]));
+  });
+});
+
+describe("nothing in core knows a command line", () => {
+  it.each([...sources("packages/core/src/domain"), ...sources("packages/core/src/aws")])(
+    "%s builds no `rewards …` command",
+    (file) => {
+      // Comments may name a command; a string or template that builds one may not.
+      const code = readFileSync(`${root}${file}`, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      expect(code).not.toMatch(/["'`][^"'`\n]*\brewards (user|dlq|guard|revoke|replay)\b/);
+    },
+  );
+});
+
+describe("the two functions are one shape", () => {
+  const layout = (pkg: string) =>
+    sources(`packages/${pkg}/src`)
+      .map((file) => file.slice(`packages/${pkg}/src/`.length))
+      .filter((file) => ["handler.ts", "index.ts"].includes(file) || file.startsWith("function/"));
+
+  it.each(["worker", "announcer"])(
+    "%s: handler.ts over function/createHandler.ts and function/processBatch.ts",
+    (pkg) => {
+      expect(layout(pkg)).toEqual(
+        expect.arrayContaining(["handler.ts", "function/createHandler.ts", "function/processBatch.ts"]),
+      );
+      expect(
+        sources(`packages/${pkg}/src`).every((file) =>
+          /\/src\/(handler|index)\.ts$|\/src\/function\//.test(file),
+        ),
+      ).toBe(true);
+    },
+  );
+});
