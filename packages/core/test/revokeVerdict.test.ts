@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countVerdicts, judgeGuard, type RevokeResult, readGuard, resultOf } from "../src/domain";
+import { countVerdicts, guardStanding, type RevokeResult, readGuard, resultOf } from "../src/domain";
 
 const nowMs = Date.parse("2026-12-01T12:00:00.500Z");
 const nowSeconds = 1_796_126_400;
@@ -27,55 +27,55 @@ const stored = {
 };
 const revoked = { ...item, revokedAt: "2026-12-01T11:00:00.000Z", revokedReason: "bot" };
 
-describe("judgeGuard", () => {
+describe("guardStanding", () => {
   it("no item: not_found", () => {
-    expect(judgeGuard(undefined, nowMs)).toEqual({
+    expect(guardStanding(undefined, nowMs)).toEqual({
       verdict: "not_found",
       reason: "no guard: never paid, or expired and swept",
     });
   });
 
   it("an expired guard not yet swept is not_found, as the worker's put reads expiry (expiresAt < now seconds)", () => {
-    expect(judgeGuard({ ...item, expiresAt: nowSeconds - 1 }, nowMs)).toEqual({
+    expect(guardStanding({ ...item, expiresAt: nowSeconds - 1 }, nowMs)).toEqual({
       verdict: "not_found",
       reason: "guard expired at 2026-12-01T11:59:59.000Z (not yet swept)",
     });
     // In its last second it still counts, as it does for the worker.
-    expect(judgeGuard({ ...item, expiresAt: nowSeconds }, nowMs)).toMatchObject({ verdict: "revocable" });
+    expect(guardStanding({ ...item, expiresAt: nowSeconds }, nowMs)).toMatchObject({ verdict: "revocable" });
   });
 
   it("a live, unrevoked guard is revocable, with the award read (intent key from its pk); kept forever too", () => {
-    expect(judgeGuard(item, nowMs)).toEqual({ verdict: "revocable", guard: stored });
+    expect(guardStanding(item, nowMs)).toEqual({ verdict: "revocable", guard: stored });
     const { expiresAt: _, ...forever } = item;
     const { expiresAt: __, ...storedForever } = stored;
-    expect(judgeGuard(forever, nowMs)).toEqual({ verdict: "revocable", guard: storedForever });
+    expect(guardStanding(forever, nowMs)).toEqual({ verdict: "revocable", guard: storedForever });
   });
 
   it("a revoked guard is already_revoked — unless it carries this run's own attempt (an answer lost)", () => {
     const guard = { ...stored, revokedAt: revoked.revokedAt, revokedReason: "bot" };
-    expect(judgeGuard(revoked, nowMs)).toEqual({ verdict: "already_revoked", guard });
-    expect(judgeGuard(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "bot" })).toEqual({
+    expect(guardStanding(revoked, nowMs)).toEqual({ verdict: "already_revoked", guard });
+    expect(guardStanding(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "bot" })).toEqual({
       verdict: "revoked",
       guard,
     });
-    expect(judgeGuard(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "other" })).toMatchObject({
+    expect(guardStanding(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "other" })).toMatchObject({
       verdict: "already_revoked",
     });
     expect(
-      judgeGuard(revoked, nowMs, { revokedAt: "2026-12-01T11:00:00.001Z", reason: "bot" }),
+      guardStanding(revoked, nowMs, { revokedAt: "2026-12-01T11:00:00.001Z", reason: "bot" }),
     ).toMatchObject({
       verdict: "already_revoked",
     });
   });
 
   it("a revoked guard that expired is not_found: the intent is forgotten", () => {
-    expect(judgeGuard({ ...revoked, expiresAt: nowSeconds - 1 }, nowMs)).toMatchObject({
+    expect(guardStanding({ ...revoked, expiresAt: nowSeconds - 1 }, nowMs)).toMatchObject({
       verdict: "not_found",
     });
   });
 
   it("an item that is no guard fails, naming what is wrong", () => {
-    expect(judgeGuard({ ...item, amount: "20" }, nowMs)).toEqual({
+    expect(guardStanding({ ...item, amount: "20" }, nowMs)).toEqual({
       verdict: "failed",
       reason: "unreadable guard: amount: Invalid input: expected number, received string",
     });
@@ -92,7 +92,7 @@ describe("judgeGuard", () => {
   });
 
   it("a capped guard (amount 0, requested) reads as one", () => {
-    expect(judgeGuard({ ...item, amount: 0, requested: 20 }, nowMs)).toEqual({
+    expect(guardStanding({ ...item, amount: 0, requested: 20 }, nowMs)).toEqual({
       verdict: "revocable",
       guard: { ...stored, amount: 0, requested: 20 },
     });
@@ -101,14 +101,14 @@ describe("judgeGuard", () => {
 
 describe("resultOf", () => {
   it("says what a line did, with user and XP", () => {
-    expect(resultOf(3, "k", judgeGuard(item, nowMs))).toEqual({
+    expect(resultOf(3, "k", guardStanding(item, nowMs))).toEqual({
       line: 3,
       verdict: "would_revoke",
       intentKey: "k",
       userId: "u1",
       xp: 20,
     });
-    expect(resultOf(4, "k", judgeGuard(revoked, nowMs))).toEqual({
+    expect(resultOf(4, "k", guardStanding(revoked, nowMs))).toEqual({
       line: 4,
       verdict: "already_revoked",
       intentKey: "k",
@@ -118,13 +118,13 @@ describe("resultOf", () => {
       revokedReason: "bot",
     });
     expect(
-      resultOf(5, "k", judgeGuard(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "bot" })),
+      resultOf(5, "k", guardStanding(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "bot" })),
     ).toMatchObject({
       verdict: "revoked",
     });
     const { revokedReason: _, ...noReason } = revoked;
     // No revokedReason key at all (not one holding undefined).
-    expect(resultOf(6, "k", judgeGuard(noReason, nowMs))).toStrictEqual({
+    expect(resultOf(6, "k", guardStanding(noReason, nowMs))).toStrictEqual({
       line: 6,
       verdict: "already_revoked",
       intentKey: "k",
@@ -132,7 +132,7 @@ describe("resultOf", () => {
       xp: 20,
       revokedAt: "2026-12-01T11:00:00.000Z",
     });
-    expect(resultOf(1, "k", judgeGuard(undefined, nowMs))).toEqual({
+    expect(resultOf(1, "k", guardStanding(undefined, nowMs))).toEqual({
       line: 1,
       verdict: "not_found",
       intentKey: "k",

@@ -2,16 +2,16 @@ import { decodeEvent } from "@rewards/core";
 import { completed, eventBody, signup, sqsRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 import { planSegments } from "../src/function/planSegments";
-import { judge } from "../src/function/processMessage";
+import { triage } from "../src/function/processMessage";
 
 const NOW = Date.now();
-const judged = (...records: ReturnType<typeof sqsRecord>[]) =>
-  records.map((record) => judge({ record, decoded: decodeEvent(record.body) }, NOW));
+const triaged = (...records: ReturnType<typeof sqsRecord>[]) =>
+  records.map((record) => triage({ record, decoded: decodeEvent(record.body) }, NOW));
 const shape = (fifo: boolean, ...records: ReturnType<typeof sqsRecord>[]) =>
-  planSegments(judged(...records), fifo).map((segment) =>
+  planSegments(triaged(...records), fifo).map((segment) =>
     segment.kind === "park"
-      ? `park:${segment.judged.item.record.messageId}`
-      : `award:${segment.judged.map((each) => each.item.record.messageId).join(",")}`,
+      ? `park:${segment.record.item.record.messageId}`
+      : `award:${segment.records.map((each) => each.item.record.messageId).join(",")}`,
   );
 const record = (body: string, messageId: string) => sqsRecord(body, { messageId });
 
@@ -53,9 +53,9 @@ describe("planSegments", () => {
     const at = NOW - 3 * 3_600_000;
     const offset = `${new Date(at - 5 * 3_600_000).toISOString().slice(0, 19)}-05:00`;
     const late = eventBody("article.completed", { userId: "ann", articleSlug: "x" }, { time: offset });
-    const [one] = judged(record(late, "1"));
+    const [one] = triaged(record(late, "1"));
     expect(one?.kind === "award" && one.award.earnedOn).toBe(new Date(at).toISOString().slice(0, 10));
-    const [undated] = judged(
+    const [undated] = triaged(
       sqsRecord(JSON.stringify({ ...JSON.parse(completed("ann", "y")), time: undefined }), {
         messageId: "2",
         messageAttributes: {

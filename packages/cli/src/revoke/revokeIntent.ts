@@ -3,7 +3,7 @@ import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from "@
 import {
   type Attempted,
   guardKey,
-  judgeGuard,
+  guardStanding,
   planRevocation,
   type RevokeResult,
   resultOf,
@@ -60,7 +60,7 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
           ),
         { shouldRetry: transient, policy: deps.policy },
       );
-      const judged = judgeGuard(Item, clock(), attempted);
+      const judged = guardStanding(Item, clock(), attempted);
       if (judged.verdict !== "revocable" || deps.dryRun) return resultOf(line, intentKey, judged);
       const now = new Date(clock());
       attempted = { revokedAt: now.toISOString(), reason: deps.reason };

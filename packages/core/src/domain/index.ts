@@ -58,8 +58,8 @@ export {
 export {
   type Attempted,
   countVerdicts,
-  type GuardJudgement,
-  judgeGuard,
+  type GuardStanding,
+  guardStanding,
   type RevokeCounts,
   type RevokeResult,
   type RevokeVerdict,

@@ -28,7 +28,7 @@ export interface RevokeResult {
 }
 
 /** What a consistent read of an intent's guard says about revoking it now. */
-export type GuardJudgement =
+export type GuardStanding =
   | { verdict: "revocable"; guard: StoredGuard }
   | { verdict: "revoked" | "already_revoked"; guard: StoredGuard & { revokedAt: string } }
   | { verdict: "not_found"; reason: string }
@@ -45,11 +45,11 @@ export interface Attempted {
  * cancelled or unanswered attempt, a guard carrying that attempt's `revokedAt` and reason is
  * this run's own revocation (`revoked`), not someone else's. Pure.
  */
-export function judgeGuard(
+export function guardStanding(
   item: Record<string, unknown> | undefined,
   nowMs: number,
   attempted?: Attempted,
-): GuardJudgement {
+): GuardStanding {
   if (item === undefined)
     return { verdict: "not_found", reason: "no guard: never paid, or expired and swept" };
   const read = readGuard(item);
@@ -67,7 +67,7 @@ export function judgeGuard(
 }
 
 /** The line's result from its guard's judgement (`revocable` only in a dry run: `would_revoke`). */
-export function resultOf(line: number, intentKey: string, judged: GuardJudgement): RevokeResult {
+export function resultOf(line: number, intentKey: string, judged: GuardStanding): RevokeResult {
   if (judged.verdict === "not_found" || judged.verdict === "failed")
     return { line, verdict: judged.verdict, intentKey, reason: judged.reason };
   const { guard } = judged;

@@ -3,7 +3,7 @@ import { type AwardOutcome, awardTogether, type Deadline, describeError } from "
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
 import type { WorkItem } from "./planGroups";
-import type { Judged } from "./planSegments";
+import type { Triaged } from "./planSegments";
 import { queueTimesOf } from "./queueTimes";
 import { refusalReason } from "./refusalReason";
 import { clockOf, type WorkerDeps } from "./workerDeps";
@@ -40,7 +40,7 @@ export async function park(
  * What a record can be before any write: unreadable or untimely (parked), or an award with
  * the UTC day its event counts toward under a daily cap. Pure given `now`.
  */
-export function judge(item: WorkItem, now: number): Judged {
+export function triage(item: WorkItem, now: number): Triaged {
   const { record, decoded } = item;
   if (!decoded.ok) return { kind: "park", item, reason: decoded.park };
   const times = queueTimesOf(record);
@@ -51,24 +51,24 @@ export function judge(item: WorkItem, now: number): Judged {
   return { kind: "award", item, award: { ...decoded.award, messageId: record.messageId, earnedOn } };
 }
 
-/** Parks a record judged unfit. Never throws. */
-export function parkJudged(
+/** Parks a record triaged as unfit. Never throws. */
+export function parkTriaged(
   deps: WorkerDeps,
-  judged: Extract<Judged, { kind: "park" }>,
+  triaged: Extract<Triaged, { kind: "park" }>,
   deadline: Deadline,
 ): Promise<MessageResult> {
-  const base = baseOf(judged.item);
-  const withKey = judged.intentKey === undefined ? base : { ...base, intentKey: judged.intentKey };
-  return park(deps, judged.item, judged.reason, withKey, deadline);
+  const base = baseOf(triaged.item);
+  const withKey = triaged.intentKey === undefined ? base : { ...base, intentKey: triaged.intentKey };
+  return park(deps, triaged.item, triaged.reason, withKey, deadline);
 }
 
 /**
  * One user's awards, written together (docs/awards.md), to one
  * result each in the order given. Never throws: every error becomes a result.
  */
-export async function awardJudged(
+export async function awardTriaged(
   deps: WorkerDeps,
-  judged: ReadonlyArray<Extract<Judged, { kind: "award" }>>,
+  triaged: ReadonlyArray<Extract<Triaged, { kind: "award" }>>,
   deadline: Deadline,
 ): Promise<MessageResult[]> {
   let outcomes: AwardOutcome[];
@@ -81,11 +81,11 @@ export async function awardJudged(
         retry: { policy: deps.retryPolicy },
         dailyCap: deps.dailyCap,
       },
-      judged.map((each) => each.award),
+      triaged.map((each) => each.award),
       deadline,
     );
   } catch (error) {
-    return judged.map((each) => ({
+    return triaged.map((each) => ({
       ...baseOf(each.item),
       intentKey: each.award.intentKey,
       cause: "unexpected",
@@ -94,7 +94,7 @@ export async function awardJudged(
   }
   const results: MessageResult[] = [];
   // In order: parking a rejected award is one DLQ send each, and FIFO's order holds.
-  for (const [index, each] of judged.entries()) {
+  for (const [index, each] of triaged.entries()) {
     results.push(await resultOf(deps, each, outcomes[index] as AwardOutcome, deadline));
   }
   return results;
@@ -102,11 +102,11 @@ export async function awardJudged(
 
 async function resultOf(
   deps: WorkerDeps,
-  judged: Extract<Judged, { kind: "award" }>,
+  triaged: Extract<Triaged, { kind: "award" }>,
   outcome: AwardOutcome,
   deadline: Deadline,
 ): Promise<MessageResult> {
-  const base = { ...baseOf(judged.item), intentKey: judged.award.intentKey, attempts: outcome.attempts };
+  const base = { ...baseOf(triaged.item), intentKey: triaged.award.intentKey, attempts: outcome.attempts };
   const note = "note" in outcome && outcome.note !== undefined ? { detail: outcome.note } : {};
   switch (outcome.outcome) {
     case "awarded":
@@ -117,8 +117,8 @@ async function resultOf(
     case "rejected":
       return park(
         deps,
-        judged.item,
-        parkReason("rejected", refusalReason(outcome.refused, outcome.cause, judged.award.userId)),
+        triaged.item,
+        parkReason("rejected", refusalReason(outcome.refused, outcome.cause, triaged.award.userId)),
         base,
         deadline,
       );

@@ -5,7 +5,7 @@ import pLimit from "p-limit";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
 import { type Group, planGroups } from "./planGroups";
 import { planSegments } from "./planSegments";
-import { awardJudged, judge, parkJudged } from "./processMessage";
+import { awardTriaged, parkTriaged, triage } from "./processMessage";
 import { clockOf, type WorkerDeps } from "./workerDeps";
 
 export interface BatchResult {
@@ -19,21 +19,21 @@ export interface BatchResult {
 }
 
 /**
- * A group's records: judged, then parked one by one or awarded together (one transaction per
+ * A group's records: triaged, then parked one by one or awarded together (one transaction per
  * user, planSegments). FIFO: after a failure the rest of the group is `failed` too, in order.
  */
 async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promise<MessageResult[]> {
   const clock = clockOf(deps);
   const now = clock();
   const segments = planSegments(
-    group.items.map((item) => judge(item, now)),
+    group.items.map((item) => triage(item, now)),
     group.stopOnFailure,
   );
   // Stryker disable next-line ArrayDeclaration: results are looked up by message id (inInputOrder), so a stray entry is never read
   const results: MessageResult[] = [];
   let blocked = false;
   for (const segment of segments) {
-    const items = segment.kind === "park" ? [segment.judged.item] : segment.judged.map((each) => each.item);
+    const items = segment.kind === "park" ? [segment.record.item] : segment.records.map((each) => each.item);
     const notStarted = blocked ? "fifo_blocked" : clock() >= deadline ? "deadline" : undefined;
     if (notStarted) {
       for (const item of items)
@@ -42,8 +42,8 @@ async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promi
     }
     const done =
       segment.kind === "park"
-        ? [await parkJudged(deps, segment.judged, deadline)]
-        : await awardJudged(deps, segment.judged, deadline);
+        ? [await parkTriaged(deps, segment.record, deadline)]
+        : await awardTriaged(deps, segment.records, deadline);
     results.push(...done);
     blocked = group.stopOnFailure && done.some((result) => result.outcome === "failed");
   }
