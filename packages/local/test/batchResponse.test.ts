@@ -9,15 +9,15 @@ describe("acknowledge (Lambda's reading of a partial batch response)", () => {
   it("no response or an empty list acknowledges everything", () => {
     for (const response of [undefined, { batchItemFailures: [] }]) {
       const verdict = acknowledge(records, response);
-      expect(verdict.wholeBatchFailed).toBe(false);
-      if (!verdict.wholeBatchFailed) expect(ids(verdict.acknowledged)).toEqual(["m1", "m2"]);
+      expect(verdict.kind).toBe("partial");
+      if (verdict.kind === "partial") expect(ids(verdict.acknowledged)).toEqual(["m1", "m2"]);
     }
   });
 
   it("listed messages fail, the rest are acknowledged", () => {
     const verdict = acknowledge(records, { batchItemFailures: [{ itemIdentifier: "m2" }] });
-    expect(verdict).toMatchObject({ wholeBatchFailed: false });
-    if (!verdict.wholeBatchFailed) {
+    expect(verdict).toMatchObject({ kind: "partial" });
+    if (verdict.kind === "partial") {
       expect(ids(verdict.acknowledged)).toEqual(["m1"]);
       expect(ids(verdict.failed)).toEqual(["m2"]);
     }
@@ -31,7 +31,7 @@ describe("acknowledge (Lambda's reading of a partial batch response)", () => {
     expect(
       acknowledge(records, { batchItemFailures: [{ itemIdentifier: itemIdentifier as string }] }),
     ).toMatchObject({
-      wholeBatchFailed: true,
+      kind: "wholeBatchFailed",
       reason: expect.stringMatching(/^invalid itemIdentifier/),
     });
   });

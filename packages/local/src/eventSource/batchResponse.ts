@@ -1,8 +1,9 @@
 import type { SQSBatchResponse, SQSRecord } from "aws-lambda";
 
 export type Acknowledgement =
-  | { wholeBatchFailed: false; acknowledged: SQSRecord[]; failed: SQSRecord[] }
-  | { wholeBatchFailed: true; reason: string };
+  /** Read item by item, as a partial batch response (`failed` may be empty). */
+  | { kind: "partial"; acknowledged: SQSRecord[]; failed: SQSRecord[] }
+  | { kind: "wholeBatchFailed"; reason: string };
 
 /**
  * Lambda's reading of a partial batch response: no response (or an empty list) means all
@@ -21,14 +22,14 @@ export function acknowledge(
     const id = failure?.itemIdentifier;
     if (typeof id !== "string" || id === "" || !ids.has(id)) {
       return {
-        wholeBatchFailed: true,
+        kind: "wholeBatchFailed",
         reason: `invalid itemIdentifier ${JSON.stringify(id)} in batchItemFailures`,
       };
     }
     failed.add(id);
   }
   return {
-    wholeBatchFailed: false,
+    kind: "partial",
     acknowledged: records.filter((record) => !failed.has(record.messageId)),
     failed: records.filter((record) => failed.has(record.messageId)),
   };

@@ -192,20 +192,20 @@ export async function startPoller(options: PollerOptions): Promise<Poller> {
         ),
       );
     } catch (error) {
-      verdict = { wholeBatchFailed: true, reason: describeError(error) };
+      verdict = { kind: "wholeBatchFailed", reason: describeError(error) };
     }
-    if (verdict.wholeBatchFailed) {
+    if (verdict.kind === "wholeBatchFailed") {
       logger.warn(
         { size: records.length, reason: verdict.reason },
         "whole batch failed; SQS will redeliver it",
       );
     }
-    const notDeleted = verdict.wholeBatchFailed ? 0 : await deleteAll(verdict.acknowledged);
+    const notDeleted = verdict.kind === "wholeBatchFailed" ? 0 : await deleteAll(verdict.acknowledged);
     options.onBatch?.({
       records,
-      acknowledged: verdict.wholeBatchFailed ? 0 : verdict.acknowledged.length,
-      failed: verdict.wholeBatchFailed ? records.length : verdict.failed.length,
-      ...(verdict.wholeBatchFailed ? { wholeBatchFailure: verdict.reason } : {}),
+      acknowledged: verdict.kind === "wholeBatchFailed" ? 0 : verdict.acknowledged.length,
+      failed: verdict.kind === "wholeBatchFailed" ? records.length : verdict.failed.length,
+      ...(verdict.kind === "wholeBatchFailed" ? { wholeBatchFailure: verdict.reason } : {}),
       notDeleted,
       durationMs: Date.now() - started,
     });

@@ -38,3 +38,5 @@ export function toLambdaStreamRecord(record: _Record, streamArn: string): Dynamo
     eventSourceARN: streamArn,
   };
 }
+
+export const sequenceOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? "0";

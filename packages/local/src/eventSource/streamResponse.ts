@@ -18,7 +18,7 @@ export const bySequence = (a: string, b: string): number => {
  * reported. An identifier that is empty or names no record of the batch fails the whole
  * batch, as does a thrown error or a timeout (decided by the caller).
  */
-export function judgeStreamResponse(
+export function readStreamResponse(
   invoked: readonly DynamoDBRecord[],
   // biome-ignore lint/suspicious/noConfusingVoidType: a Lambda handler may legitimately return nothing
   response: DynamoDBBatchResponse | void,
