@@ -1,3 +1,5 @@
+// One Lambda context for every test and event source: the local stack's.
+export { lambdaContext } from "@rewards/local";
 export { type CliRun, REWARDS_BIN, runCli, startCli } from "./cli";
 export { type PollerCounts, startCountingPoller } from "./countingPoller";
 export { completed, eventBody, signup } from "./events";
@@ -5,7 +7,6 @@ export { HANG_GUARD_MS } from "./hangGuard";
 export { type Attempt, type AttemptFault, conflicted, recordAttempts, throttled } from "./httpAttempts";
 export {
   guardItem,
-  lambdaContext,
   type RecordOptions,
   sqsEvent,
   sqsRecord,

@@ -1,9 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
-import { lambdaContext as localLambdaContext } from "@rewards/local";
 import type {
-  Context,
   DynamoDBRecord,
   DynamoDBStreamEvent,
   SQSEvent,
@@ -47,11 +45,6 @@ export function sqsRecord(body: string, options: RecordOptions = {}): SQSRecord 
 
 export function sqsEvent(records: SQSRecord[]): SQSEvent {
   return { Records: records };
-}
-
-/** A Lambda context with `remainingMs` left (30 s by default). */
-export function lambdaContext(remainingMs = 30_000): Context {
-  return localLambdaContext(remainingMs, "rewards-worker");
 }
 
 /** A guard as the award writes it (plain values), for stream records. */

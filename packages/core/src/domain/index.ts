@@ -8,7 +8,6 @@
 export type { Award } from "./award";
 export {
   type AwardRequest,
-  type CancellationReason,
   cappedDay,
   dayTotalExpiresAt,
   MAX_TRANSACTION_ITEMS,
@@ -47,22 +46,14 @@ export {
 } from "./parkedMessage";
 export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./parkReason";
 export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./readParkedMessage";
-export { parseRevokeLine, type RevokeLine } from "./revokeLine";
-export {
-  planRevocation,
-  REVOKE_CONDITION,
-  REVOKE_GUARD_UPDATE,
-  type RevokeContext,
-  UNPAY_PROFILE_UPDATE,
-} from "./revokeTransaction";
+export { parseRevokeLine } from "./revokeLine";
+export { planRevocation } from "./revokeTransaction";
 export {
   type Attempted,
   countVerdicts,
-  type GuardStanding,
   guardStanding,
   type RevokeCounts,
   type RevokeResult,
-  type RevokeVerdict,
   resultOf,
 } from "./revokeVerdict";
 export {
@@ -78,16 +69,8 @@ export {
   rewardRevoked,
   rewardRevokedSchema,
 } from "./rewardGranted";
-export { epochMsOfRfc3339, rfc3339DateTime } from "./rfc3339";
-export {
-  type EventType,
-  eventTypes,
-  isEventType,
-  keyPartsOf,
-  LONGEST_CAPPED_MEMORY_SECONDS,
-  type RuleData,
-  rules,
-} from "./rules";
+export { epochMsOfRfc3339 } from "./rfc3339";
+export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
 export { seededRandom } from "./seededRandom";
 export {
   type Attributes,
@@ -96,19 +79,8 @@ export {
   MAX_MESSAGE_BYTES,
   messageSize,
 } from "./sqsMessage";
-export { isExpired, type ReadGuard, readGuard, type StoredGuard, storedGuardSchema } from "./storedGuard";
+export { readGuard, type StoredGuard } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
-export {
-  dayTotalKey,
-  GUARD_PK_PREFIX,
-  GUARD_SK,
-  guardItemFields,
-  guardKey,
-  intentKeyOfGuard,
-  PARTITION_KEY,
-  profileKey,
-  SORT_KEY,
-  TTL_ATTRIBUTE,
-} from "./tableLayout";
+export { dayTotalKey, GUARD_PK_PREFIX, GUARD_SK, guardKey, profileKey } from "./tableLayout";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";

@@ -17,8 +17,11 @@ export function contextFields(functionName: string, memoryMb = 512): ContextFiel
   };
 }
 
-/** A Lambda context whose clock runs down from `remainingMs`, as the poller hands it to the handler. */
-export function lambdaContext(remainingMs: number, functionName = "rewards-worker-local"): Context {
+/**
+ * A Lambda context whose clock runs down from `remainingMs`, as the event sources hand it to a
+ * handler (and tests, through @rewards/testing). 30 s: the functions' timeout.
+ */
+export function lambdaContext(remainingMs = 30_000, functionName = "rewards-worker-local"): Context {
   const deadline = Date.now() + remainingMs;
   return {
     ...contextFields(functionName),
