@@ -1,10 +1,9 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type ParkedMessage, readParkedMessage } from "@rewards/core";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
-import { matches, type ReplayFilter } from "./replay";
-import { judgeParked, tallyVerdicts, type VerdictCounts } from "./replayVerdict";
+import { matches, type ReplayFilter } from "./replayFilter";
+import { type JudgeContext, judgeParked, tallyVerdicts, type VerdictCounts } from "./replayVerdict";
 
 /**
  * Reads up to `max` parked messages matching `filter` without consuming them: everything is
@@ -51,7 +50,7 @@ export async function dlqStats(
   sqs: SQSClient,
   dlqUrl: string,
   sample: number,
-  judge: { dynamo: DynamoDBDocumentClient; tableName: string; now: number; dailyCap?: number | undefined },
+  judge: JudgeContext,
 ): Promise<DlqStats> {
   const counts = await queueCounts(sqs, dlqUrl);
   const held = await holdMessages(sqs, dlqUrl, sample, 30);

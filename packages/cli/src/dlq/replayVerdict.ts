@@ -52,6 +52,14 @@ export interface Judged {
   requested?: number;
 }
 
+/** What judging reads: the table (guards, day totals), the clock (epoch ms), and the cap if one is set. */
+export interface JudgeContext {
+  dynamo: DynamoDBDocumentClient;
+  tableName: string;
+  now: number;
+  dailyCap?: number | undefined;
+}
+
 /**
  * Judges parked messages as the worker would if they were replayed now: the same decoding,
  * the same time rules (with the `rewards.firstSentAt` replay would send), and the intent's
