@@ -1,4 +1,4 @@
-import { decodeEvent, judgeEventTime, rules } from "@rewards/core";
+import { decodeEvent, rules, untimelyReason } from "@rewards/core";
 import { describe, expect, it } from "vitest";
 import { generateTraffic } from "../src/traffic/generateTraffic";
 
@@ -20,7 +20,7 @@ describe("generateTraffic", () => {
       expect(decoded.ok).toBe(message.kind !== "invalid");
       if (!decoded.ok) continue;
       // Judged when sent (SentTimestamp = the epoch, for those without a time).
-      const untimely = judgeEventTime(
+      const untimely = untimelyReason(
         decoded.award,
         { sentTimestamp: String(epoch.getTime()) },
         epoch.getTime(),

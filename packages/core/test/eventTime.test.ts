@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Award, epochMsOfRfc3339, eventTimeOf, firstSentAtOf, judgeEventTime } from "../src/domain";
+import { type Award, epochMsOfRfc3339, eventTimeOf, firstSentAtOf, untimelyReason } from "../src/domain";
 
 const DAY = 86_400_000;
 // Midnight, so the memory's edge (now − 89 days) is a day's start too.
@@ -21,7 +21,7 @@ const streak = (day: string, time = iso(NOW)): Award => ({
   intentKey: `u#${day}#streak.day`,
   day,
 });
-const judge = (award: Award, queue = {}) => judgeEventTime(award, queue, NOW);
+const judge = (award: Award, queue = {}) => untimelyReason(award, queue, NOW);
 
 describe("when an event happened", () => {
   it("its time; else rewards.firstSentAt; else SentTimestamp; else the clock", () => {
@@ -55,7 +55,7 @@ describe("when an event happened", () => {
   });
 });
 
-describe("judgeEventTime", () => {
+describe("untimelyReason", () => {
   it("up to 5 minutes ahead of the clock is fine; a millisecond more is invalid, and says why", () => {
     expect(judge(article(iso(NOW + 5 * 60_000)))).toBeUndefined();
     expect(judge(article(iso(NOW + 5 * 60_000 + 1)))).toEqual({

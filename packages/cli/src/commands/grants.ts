@@ -136,7 +136,7 @@ export function registerGrants(program: Command): void {
       );
       if (options.json)
         return printJson(
-          held.map((h) => h.failure ?? { messageId: h.message.MessageId, problem: h.problem }),
+          held.map((h) => (h.ok ? h.failure : { messageId: h.message.MessageId, problem: h.problem })),
         );
       if (held.length === 0)
         return void process.stdout.write("no given-up batches: every award was announced\n");

@@ -2,7 +2,7 @@ import { createAnnouncerDeps } from "@rewards/announcer";
 import type { Logger } from "@rewards/core/aws";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { clientsFor, configFrom } from "../cliConfig";
-import { replayDlq } from "../dlq/replay";
+import { replayDlq } from "../dlq/filteredReplay";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
 import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";

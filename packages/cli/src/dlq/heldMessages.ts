@@ -1,5 +1,6 @@
 import {
   ChangeMessageVisibilityBatchCommand,
+  DeleteMessageCommand,
   type Message,
   ReceiveMessageCommand,
   type SQSClient,
@@ -56,4 +57,8 @@ export async function release(sqs: SQSClient, queueUrl: string, messages: readon
       );
     }
   }
+}
+
+export async function deleteHeld(sqs: SQSClient, queueUrl: string, message: Message): Promise<void> {
+  await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
 }

@@ -1,10 +1,9 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
-import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type ParkedMessage, readParkedMessage } from "@rewards/core";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
 import { holdMessages, release } from "./heldMessages";
-import { matches, type ReplayFilter } from "./replay";
-import { judgeParked, tallyVerdicts, type VerdictCounts } from "./replayVerdict";
+import { matches, type ReplayFilter } from "./replayFilter";
+import { replayVerdictOf, tallyVerdicts, type VerdictContext, type VerdictCounts } from "./replayVerdict";
 
 /**
  * Reads up to `max` parked messages matching `filter` without consuming them: everything is
@@ -51,14 +50,14 @@ export async function dlqStats(
   sqs: SQSClient,
   dlqUrl: string,
   sample: number,
-  judge: { dynamo: DynamoDBDocumentClient; tableName: string; now: number; dailyCap?: number | undefined },
+  judge: VerdictContext,
 ): Promise<DlqStats> {
   const counts = await queueCounts(sqs, dlqUrl);
   const held = await holdMessages(sqs, dlqUrl, sample, 30);
   await release(sqs, dlqUrl, held);
   const bySource = new Map(held.map(readParkedMessage).map((p) => [p.sourceMessageId, p]));
   const distinct = [...bySource.values()];
-  const judged = await judgeParked(distinct, judge.dynamo, judge.tableName, judge.now, judge.dailyCap);
+  const judged = await replayVerdictOf(distinct, judge.dynamo, judge.tableName, judge.now, judge.dailyCap);
   return {
     ...counts,
     sampled: held.length,

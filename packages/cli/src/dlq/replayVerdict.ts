@@ -5,9 +5,9 @@ import {
   decodeEvent,
   eventTimeOf,
   guardKey,
-  judgeEventTime,
   type ParkedMessage,
   payable,
+  untimelyReason,
 } from "@rewards/core";
 import { classifyError, retryRemainder } from "@rewards/core/aws";
 
@@ -35,12 +35,12 @@ export const VERDICT_WORDS: Record<ReplayVerdict, string> = {
 };
 
 /** One message's verdict in words: `would pay 10 of 20 (cap)` for one the cap cuts. */
-export function verdictWords(judged: Judged): string {
+export function verdictWords(judged: MessageVerdict): string {
   if (judged.verdict === "pay_part") return `would pay ${judged.xp} of ${judged.requested} (cap)`;
   return VERDICT_WORDS[judged.verdict];
 }
 
-export interface Judged {
+export interface MessageVerdict {
   verdict: ReplayVerdict;
   /** The intent key, when the body decodes. */
   intentKey?: string;
@@ -51,19 +51,27 @@ export interface Judged {
   requested?: number;
 }
 
+/** What judging reads: the table (guards, day totals), the clock (epoch ms), and the cap if one is set. */
+export interface VerdictContext {
+  dynamo: DynamoDBDocumentClient;
+  tableName: string;
+  now: number;
+  dailyCap?: number | undefined;
+}
+
 /**
  * Judges parked messages as the worker would if they were replayed now: the same decoding,
  * the same time rules (with the `rewards.firstSentAt` replay would send), and the intent's
  * guard read consistently (100 keys per BatchGet). `now` is epoch ms.
  */
-export async function judgeParked(
+export async function replayVerdictOf(
   parked: readonly ParkedMessage[],
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   now: number,
   dailyCap?: number,
-): Promise<Map<string, Judged>> {
-  const judged = new Map<string, Judged>();
+): Promise<Map<string, MessageVerdict>> {
+  const judged = new Map<string, MessageVerdict>();
   const toRead = new Map<string, string[]>();
   const candidates: Array<{ messageId: string; award: AwardRequest }> = [];
   for (const message of parked) {
@@ -74,7 +82,7 @@ export async function judgeParked(
     }
     const { intentKey } = decoded.award;
     const times = { firstSentAt: message.firstSentAt };
-    const untimely = judgeEventTime(decoded.award, times, now);
+    const untimely = untimelyReason(decoded.award, times, now);
     if (untimely) {
       judged.set(message.messageId, {
         verdict: untimely.code === "stale" ? "stale" : "invalid",
@@ -95,7 +103,7 @@ export async function judgeParked(
   }
   if (dailyCap !== undefined) {
     const paying = candidates.filter(({ messageId }) => judged.get(messageId)?.verdict === "pay");
-    await judgeAgainstCap(paying, dynamo, tableName, now, dailyCap, judged);
+    await applyDailyCap(paying, dynamo, tableName, now, dailyCap, judged);
   }
   return judged;
 }
@@ -104,13 +112,13 @@ export async function judgeParked(
  * What the cap leaves each paying message, as the worker would pay them now in this order:
  * each user's day totals read (consistently), then the rule's XP cut to what is left.
  */
-async function judgeAgainstCap(
+async function applyDailyCap(
   paying: ReadonlyArray<{ messageId: string; award: AwardRequest }>,
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   now: number,
   dailyCap: number,
-  judged: Map<string, Judged>,
+  judged: Map<string, MessageVerdict>,
 ): Promise<void> {
   const byUser = new Map<string, Array<{ messageId: string; award: AwardRequest }>>();
   for (const each of paying) byUser.set(each.award.userId, [...(byUser.get(each.award.userId) ?? []), each]);
@@ -127,7 +135,7 @@ async function judgeAgainstCap(
     awards.forEach(({ messageId, award }, index) => {
       const xp = paid[index] as number;
       if (xp === award.amount) return;
-      const base = judged.get(messageId) as Judged;
+      const base = judged.get(messageId) as MessageVerdict;
       judged.set(messageId, {
         ...base,
         verdict: xp === 0 ? "capped" : "pay_part",
@@ -203,7 +211,7 @@ export type VerdictCounts = Record<Exclude<ReplayVerdict, "pay_part" | "capped">
   Partial<Record<"pay_part" | "capped", number>>;
 
 /** Per verdict; `pay_part` and `capped` only under a cap (`capped` true), where they can happen. */
-export function tallyVerdicts(judged: Iterable<Judged>, capped = false): VerdictCounts {
+export function tallyVerdicts(judged: Iterable<MessageVerdict>, capped = false): VerdictCounts {
   const counts: Record<ReplayVerdict, number> = {
     pay: 0,
     ...(capped ? { pay_part: 0, capped: 0 } : {}),

@@ -1,20 +1,20 @@
 import type { DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
-import { DeleteMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
+import type { Message, SQSClient } from "@aws-sdk/client-sqs";
 import { type AnnouncerDeps, announce, isAwardCandidate } from "@rewards/announcer";
 import { type StreamBatchFailure, streamBatchFailureSchema } from "@rewards/core";
-import { holdMessages, release } from "../dlq/heldMessages";
+import { deleteHeld, holdMessages, release } from "../dlq/heldMessages";
 import { readStreamRange } from "./streamRange";
 
-export interface HeldFailure {
-  message: Message;
-  /** Absent when the message is not a stream failure record (`problem` says why). */
-  failure?: StreamBatchFailure;
-  problem?: string;
-}
+export type HeldFailure = { message: Message } & (
+  | { ok: true; failure: StreamBatchFailure }
+  /** Not a stream failure record: `problem` says why. */
+  | { ok: false; problem: string }
+);
 
 /** A failure record as one row: why it was given up and where in the stream it is. */
-export function failureRow({ message, failure, problem }: HeldFailure) {
-  if (!failure) return { messageId: message.MessageId, problem };
+export function failureRow(held: HeldFailure) {
+  if (!held.ok) return { messageId: held.message.MessageId, problem: held.problem };
+  const { message, failure } = held;
   const batch = failure.DDBStreamBatchInfo;
   return {
     messageId: message.MessageId,
@@ -35,13 +35,14 @@ export async function holdFailures(sqs: SQSClient, queueUrl: string, max: number
   return messages.map((message): HeldFailure => {
     try {
       const parsed = streamBatchFailureSchema.safeParse(JSON.parse(message.Body ?? ""));
-      if (parsed.success) return { message, failure: parsed.data };
+      if (parsed.success) return { message, ok: true, failure: parsed.data };
       return {
         message,
+        ok: false,
         problem: `not a stream failure record: ${parsed.error.issues[0]?.path.join(".")} ${parsed.error.issues[0]?.message}`,
       };
     } catch {
-      return { message, problem: "not a stream failure record: its body is not JSON" };
+      return { message, ok: false, problem: "not a stream failure record: its body is not JSON" };
     }
   });
 }
@@ -92,7 +93,7 @@ export async function replayFailures(options: ReplayFailuresOptions): Promise<Fa
     for (const [index, item] of held.entries()) {
       options.onProgress?.(index, held.length);
       const base = { messageId: item.message.MessageId, awards: 0, published: 0 };
-      if (!item.failure) {
+      if (!item.ok) {
         results.push({ ...base, outcome: "unreadable", ...(item.problem ? { reason: item.problem } : {}) });
         keep.push(item.message);
         continue;
@@ -100,7 +101,7 @@ export async function replayFailures(options: ReplayFailuresOptions): Promise<Fa
       const batch = item.failure.DDBStreamBatchInfo;
       const place = { ...base, from: batch.startSequenceNumber, to: batch.endSequenceNumber };
       const range = await readStreamRange(options.streams, batch);
-      if (range.kind === "gone") {
+      if (!range.ok) {
         results.push({ ...place, outcome: "gone", reason: range.reason });
         keep.push(item.message);
         continue;
@@ -113,9 +114,7 @@ export async function replayFailures(options: ReplayFailuresOptions): Promise<Fa
       }
       const result = await announce(options.announcer, { Records: awards });
       if (result.failures.length === 0) {
-        await sqs.send(
-          new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: item.message.ReceiptHandle }),
-        );
+        await deleteHeld(sqs, queueUrl, item.message);
         results.push({
           ...place,
           awards: awards.length,

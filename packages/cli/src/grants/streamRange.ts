@@ -10,9 +10,9 @@ import { toLambdaStreamRecord } from "@rewards/local";
 import type { DynamoDBRecord } from "aws-lambda";
 
 export type StreamRange =
-  | { kind: "read"; records: DynamoDBRecord[] }
+  | { ok: true; records: DynamoDBRecord[] }
   /** The stream no longer holds them (24 hours' retention), or the stream itself is gone. */
-  | { kind: "gone"; reason: string };
+  | { ok: false; reason: string };
 
 /** Errors that mean the records cannot be read back from this stream, ever. */
 const GONE = new Set(["TrimmedDataAccessException", "ResourceNotFoundException"]);
@@ -42,17 +42,17 @@ export async function readStreamRange(
       );
       const got = answer.Records ?? [];
       for (const record of got) {
-        if (BigInt(record.dynamodb?.SequenceNumber ?? "0") > end) return { kind: "read", records };
+        if (BigInt(record.dynamodb?.SequenceNumber ?? "0") > end) return { ok: true, records };
         records.push(toLambdaStreamRecord(record, batch.streamArn));
       }
       // Nothing more yet: the range ended before the shard's present end.
       if (got.length === 0) break;
       iterator = answer.NextShardIterator;
     }
-    return { kind: "read", records };
+    return { ok: true, records };
   } catch (error) {
     const name = (error as { name?: string }).name ?? "";
-    if (GONE.has(name)) return { kind: "gone", reason: describeError(error) };
+    if (GONE.has(name)) return { ok: false, reason: describeError(error) };
     throw error;
   }
 }

@@ -51,7 +51,7 @@ const dayStart = (day: string | undefined) => Date.parse(`${day}T00:00:00Z`);
  * `streak.day` the day counts too. Rules kept forever are never stale. Pure: `now` is the
  * clock the guard's `:now` comes from.
  */
-export function judgeEventTime(award: Award, queue: QueueTimes, now: number): ParkReason | undefined {
+export function untimelyReason(award: Award, queue: QueueTimes, now: number): ParkReason | undefined {
   const time = eventTimeOf(award.time, queue, now);
   const field = time.from === "time" ? "time" : `the event has no time; ${time.from}`;
   if (time.ms > now + MAX_AHEAD_MS) {

@@ -34,7 +34,7 @@ export {
 } from "./eventBridgeLimits";
 export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
-export { eventTimeOf, firstSentAtOf, judgeEventTime, type QueueTimes } from "./eventTime";
+export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
   buildParkedMessage,

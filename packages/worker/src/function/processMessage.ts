@@ -1,4 +1,4 @@
-import { eventTimeOf, judgeEventTime, type ParkReason, parkReason } from "@rewards/core";
+import { eventTimeOf, type ParkReason, parkReason, untimelyReason } from "@rewards/core";
 import { type AwardOutcome, awardTogether, type Deadline, describeError } from "@rewards/core/aws";
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
@@ -45,7 +45,7 @@ export function triage(item: WorkItem, now: number): Triaged {
   if (!decoded.ok) return { kind: "park", item, reason: decoded.park };
   const times = queueTimesOf(record);
   // An event older than its rule's memory could meet no guard: it is never paid.
-  const untimely = judgeEventTime(decoded.award, times, now);
+  const untimely = untimelyReason(decoded.award, times, now);
   if (untimely) return { kind: "park", item, reason: untimely, intentKey: decoded.award.intentKey };
   const earnedOn = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString().slice(0, 10);
   return { kind: "award", item, award: { ...decoded.award, messageId: record.messageId, earnedOn } };
