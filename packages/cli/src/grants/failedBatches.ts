@@ -1,6 +1,6 @@
 import type { DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
 import { DeleteMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
-import { type AnnouncerDeps, announce, isAwardCandidate } from "@rewards/announcer";
+import { type AnnouncerDeps, isAwardCandidate, processBatch } from "@rewards/announcer";
 import { type StreamBatchFailure, streamBatchFailureSchema } from "@rewards/core";
 import { holdMessages, release } from "../dlq/heldMessages";
 import { readStreamRange } from "./streamRange";
@@ -111,7 +111,7 @@ export async function replayFailures(options: ReplayFailuresOptions): Promise<Fa
         keep.push(item.message);
         continue;
       }
-      const result = await announce(options.announcer, { Records: awards });
+      const result = await processBatch(options.announcer, { Records: awards });
       if (result.failures.length === 0) {
         await sqs.send(
           new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: item.message.ReceiptHandle }),
