@@ -1,7 +1,7 @@
 import { ConfigError } from "@rewards/core/deploy";
 import { describe, expect, it } from "vitest";
 import { createAnnouncerDeps } from "../src";
-import { readAnnouncerConfig } from "../src/announcerConfig";
+import { readAnnouncerConfig } from "../src/function/announcerConfig";
 
 describe("the announcer's configuration", () => {
   it("needs BUS_NAME and reads nothing it does not use", () => {

@@ -1,6 +1,6 @@
 import { guardItem, streamRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { AWARD_FILTER_PATTERN, isAwardCandidate, judgeRecord } from "../src";
+import { AWARD_FILTER_PATTERN, isAwardCandidate, readStreamRecord } from "../src";
 
 const guard = guardItem("user1#a#article.completed");
 const profile = { pk: "USER#user1", sk: "PROFILE", userId: "user1", xp: 20, awards: 1 };
@@ -21,15 +21,15 @@ describe("the mapping's filter", () => {
     ["a profile update", streamRecord("MODIFY", profile), false],
   ])("lets through %s: %s", (_name, record, expected) => {
     expect(isAwardCandidate(record)).toBe(expected);
-    // The function judges alike, filter or no filter.
-    expect(judgeRecord(record).kind === "award").toBe(expected);
+    // The function reads alike, filter or no filter.
+    expect(readStreamRecord(record).kind === "award").toBe(expected);
   });
 });
 
-describe("judgeRecord", () => {
+describe("readStreamRecord", () => {
   it("skips a record whose keys only look like a guard's", () => {
-    expect(judgeRecord(streamRecord("INSERT", { ...guard, pk: "USER#user1" })).kind).toBe("skip");
-    expect(judgeRecord(streamRecord("INSERT", { ...guard, sk: "PROFILE" })).kind).toBe("skip");
-    expect(judgeRecord({ eventName: "INSERT" }).kind).toBe("skip");
+    expect(readStreamRecord(streamRecord("INSERT", { ...guard, pk: "USER#user1" })).kind).toBe("skip");
+    expect(readStreamRecord(streamRecord("INSERT", { ...guard, sk: "PROFILE" })).kind).toBe("skip");
+    expect(readStreamRecord({ eventName: "INSERT" }).kind).toBe("skip");
   });
 });

@@ -2,7 +2,7 @@ import type { EventBridgeClient, PutEventsRequestEntry } from "@aws-sdk/client-e
 import { createLogger, type RetryPolicy } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { announce } from "../src";
+import { processBatch } from "../src";
 
 /**
  * EventBridge sizes an entry as the UTF-8 bytes of its Source, DetailType, Detail and
@@ -62,7 +62,7 @@ describe("the announcer's PutEvents calls fit 256 KB, measured in UTF-8 bytes", 
   it("ten grants of 40 KB in bytes (20 KB in UTF-16 units) are split into calls under 256 KB", async () => {
     const b = bus();
     const records = Array.from({ length: 10 }, (_, n) => guard(n, EMOJI.repeat(10_000)));
-    const result = await announce(deps(b.client, b.clock), streamEvent(records), lambdaContext());
+    const result = await processBatch(deps(b.client, b.clock), streamEvent(records), lambdaContext());
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(b.calls.map((c) => c.entries.length)).toEqual([6, 4]);
     for (const call of b.calls) {
@@ -78,7 +78,7 @@ describe("the announcer's PutEvents calls fit 256 KB, measured in UTF-8 bytes", 
     const records = Array.from({ length: 10 }, (_, n) =>
       guard(n, `${EMOJI.repeat(6_000)}${"€".repeat(n * 10)}`),
     );
-    await announce(deps(b.client, b.clock), streamEvent(records), lambdaContext());
+    await processBatch(deps(b.client, b.clock), streamEvent(records), lambdaContext());
     const sizes = b.calls.map((c) => c.entries.reduce((sum, e) => sum + entryBytes(e), 0));
     for (let i = 0; i < b.calls.length; i++) {
       expect(sizes[i]).toBeLessThanOrEqual(MAX_CALL);
@@ -93,7 +93,7 @@ describe("the 256 KB boundary, Time's 14 bytes included", () => {
   /** The entry bytes of a grant whose eventId is `n` ASCII characters, as sent. */
   async function sizeWith(n: number): Promise<number> {
     const b = bus();
-    await announce(deps(b.client, b.clock), streamEvent([guard(0, "x".repeat(n))]), lambdaContext());
+    await processBatch(deps(b.client, b.clock), streamEvent([guard(0, "x".repeat(n))]), lambdaContext());
     return entryBytes(b.calls[0]?.entries[0] as PutEventsRequestEntry);
   }
 
@@ -103,7 +103,7 @@ describe("the 256 KB boundary, Time's 14 bytes included", () => {
     const run = async (extra: number) => {
       const b = bus();
       const records = [guard(0, "x".repeat(half)), guard(1, "x".repeat(half + extra))];
-      await announce(deps(b.client, b.clock), streamEvent(records), lambdaContext());
+      await processBatch(deps(b.client, b.clock), streamEvent(records), lambdaContext());
       return b.calls.map((c) => c.entries.reduce((sum, e) => sum + entryBytes(e), 0));
     };
     expect(await run(0)).toEqual([MAX_CALL]);
@@ -115,7 +115,7 @@ describe("at most 10 entries a PutEvents call", () => {
   it("25 small grants go in calls of 10, 10 and 5, in order", async () => {
     const b = bus();
     const records = Array.from({ length: 25 }, (_, n) => guard(n, `evt-${n}`));
-    await announce(deps(b.client, b.clock), streamEvent(records), lambdaContext());
+    await processBatch(deps(b.client, b.clock), streamEvent(records), lambdaContext());
     expect(b.calls.map((c) => c.entries.length)).toEqual([10, 10, 5]);
   });
 });
@@ -127,7 +127,7 @@ describe("the announcer's retries end by the invocation's deadline", () => {
     const start = b.clock.now;
     const context = { ...lambdaContext(10_000), getRemainingTimeInMillis: () => 10_000 };
     const record = guard(1, "evt-1");
-    const result = await announce(
+    const result = await processBatch(
       deps(b.client, b.clock, { safetyMarginMs: 6500 }),
       streamEvent([record]),
       context,
@@ -143,7 +143,7 @@ describe("the announcer's retries end by the invocation's deadline", () => {
     const denied = Object.assign(new Error("denied"), { name: "AccessDeniedException" });
     const b = bus(() => denied);
     const record = guard(1, "evt-1");
-    const result = await announce(deps(b.client, b.clock), streamEvent([record]), lambdaContext());
+    const result = await processBatch(deps(b.client, b.clock), streamEvent([record]), lambdaContext());
     expect(result.response).toEqual({
       batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber }],
     });
@@ -160,7 +160,7 @@ describe("capped awards (SPEC §3a, §10, §11)", () => {
 
   it("a guard with amount 0 (capped to nothing) is acknowledged and announces nothing", async () => {
     const b = bus();
-    const result = await announce(deps(b.client, b.clock), streamEvent([capped()]), lambdaContext());
+    const result = await processBatch(deps(b.client, b.clock), streamEvent([capped()]), lambdaContext());
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(b.calls).toEqual([]);
     expect(result.counts).toEqual({ announced: 0, skipped: 1, failed: 0 });
@@ -169,7 +169,7 @@ describe("capped awards (SPEC §3a, §10, §11)", () => {
   it("a 0-XP award revoked is still announced, as reward.revoked", async () => {
     const b = bus();
     const record = capped({ revokedAt: "2026-12-01T12:00:00.000Z", revokedReason: "producer bug" });
-    const result = await announce(deps(b.client, b.clock), streamEvent([record]), lambdaContext());
+    const result = await processBatch(deps(b.client, b.clock), streamEvent([record]), lambdaContext());
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(b.calls.flatMap((c) => c.entries.map((e) => e.DetailType))).toEqual(["reward.revoked"]);
   });

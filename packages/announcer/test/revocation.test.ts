@@ -4,7 +4,7 @@ import { grantId, revokeId, rewardRevokedSchema } from "@rewards/core";
 import { createLogger } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { type AnnouncerDeps, announce, isAwardCandidate, judgeRecord } from "../src";
+import { type AnnouncerDeps, isAwardCandidate, processBatch, readStreamRecord } from "../src";
 
 /** A bus that takes every entry, keeping what it was sent. */
 function recordingBus() {
@@ -47,7 +47,7 @@ describe("a revoked guard's MODIFY", () => {
     const record = streamRecord("MODIFY", { ...paid, ...revocation });
     expect(isAwardCandidate(record)).toBe(true);
     const bus = recordingBus();
-    const result = await announce(deps(bus.client), streamEvent([record]), lambdaContext());
+    const result = await processBatch(deps(bus.client), streamEvent([record]), lambdaContext());
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(result.counts).toEqual({ announced: 1, skipped: 0, failed: 0 });
     expect(bus.calls).toHaveLength(1);
@@ -78,12 +78,12 @@ describe("a revoked guard's MODIFY", () => {
   });
 
   it("every copy of one revocation has one id; another award of the intent revoked has another", () => {
-    const once = judgeRecord(streamRecord("MODIFY", { ...paid, ...revocation }));
-    const again = judgeRecord(streamRecord("MODIFY", { ...paid, ...revocation }));
-    const later = judgeRecord(
+    const once = readStreamRecord(streamRecord("MODIFY", { ...paid, ...revocation }));
+    const again = readStreamRecord(streamRecord("MODIFY", { ...paid, ...revocation }));
+    const later = readStreamRecord(
       streamRecord("MODIFY", { ...paid, ...revocation, awardedAt: "2027-03-01T10:00:00.000Z" }),
     );
-    const idOf = (judged: ReturnType<typeof judgeRecord>) => (judged.kind === "award" ? judged.grant.id : "");
+    const idOf = (read: ReturnType<typeof readStreamRecord>) => (read.kind === "award" ? read.grant.id : "");
     expect(idOf(again)).toBe(idOf(once));
     expect(idOf(later)).toBe(revokeId(key, "2027-03-01T10:00:00.000Z"));
     expect(idOf(later)).not.toBe(idOf(once));
@@ -92,10 +92,10 @@ describe("a revoked guard's MODIFY", () => {
   it("a 0-XP (capped) guard revoked is still announced, with xp 0 and its requestedXp", () => {
     const capped = { ...paid, amount: 0, requested: 20 };
     // The capped award itself announced nothing…
-    expect(judgeRecord(streamRecord("INSERT", capped)).kind).toBe("skip");
+    expect(readStreamRecord(streamRecord("INSERT", capped)).kind).toBe("skip");
     // …its revocation is announced all the same.
-    const judged = judgeRecord(streamRecord("MODIFY", { ...capped, ...revocation }));
-    expect(judged).toMatchObject({
+    const read = readStreamRecord(streamRecord("MODIFY", { ...capped, ...revocation }));
+    expect(read).toMatchObject({
       kind: "award",
       grant: {
         type: "reward.revoked",
@@ -107,8 +107,8 @@ describe("a revoked guard's MODIFY", () => {
 
   it("a guard write without revokedAt stays a grant, INSERT or MODIFY", () => {
     for (const eventName of ["INSERT", "MODIFY"] as const) {
-      const judged = judgeRecord(streamRecord(eventName, paid));
-      expect(judged).toMatchObject({
+      const read = readStreamRecord(streamRecord(eventName, paid));
+      expect(read).toMatchObject({
         kind: "award",
         grant: { type: "reward.granted", id: grantId(key, awardedAt) },
       });
@@ -116,8 +116,8 @@ describe("a revoked guard's MODIFY", () => {
   });
 
   it("a revoked guard that does not say why cannot be read: it fails rather than announce half a revocation", () => {
-    const judged = judgeRecord(streamRecord("MODIFY", { ...paid, revokedAt: revocation.revokedAt }));
-    expect(judged).toMatchObject({
+    const read = readStreamRecord(streamRecord("MODIFY", { ...paid, revokedAt: revocation.revokedAt }));
+    expect(read).toMatchObject({
       kind: "unreadable",
       reason: "revokedReason: a revoked guard must say why",
     });
@@ -126,6 +126,6 @@ describe("a revoked guard's MODIFY", () => {
   it("the TTL sweeper deleting a revoked guard announces nothing", () => {
     const record = streamRecord("REMOVE", { ...paid, ...revocation });
     expect(isAwardCandidate(record)).toBe(false);
-    expect(judgeRecord(record).kind).toBe("skip");
+    expect(readStreamRecord(record).kind).toBe("skip");
   });
 });

@@ -10,12 +10,13 @@ const moduleFiles = (folder: string) =>
     .filter((name) => name.endsWith(".ts"))
     .map((name) => `${folder}${name}`);
 
-describe("the award path's modules load", () => {
+describe("the functions' modules load", () => {
   it.each([
     ...moduleFiles("../src/domain/"),
     ...moduleFiles("../src/aws/"),
     ...moduleFiles("../src/deploy/"),
     ...moduleFiles("../../worker/src/function/"),
+    ...moduleFiles("../../announcer/src/function/"),
   ])("%s", async (path) => {
     await expect(import(path)).resolves.toBeTypeOf("object");
   });

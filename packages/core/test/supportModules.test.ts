@@ -1,6 +1,12 @@
 import { Writable } from "node:stream";
 import { describe, expect, it, vi } from "vitest";
-import { createLogger, createSqsClient, RetriesExhaustedError, retry } from "../src/aws";
+import {
+  createEventBridgeClient,
+  createLogger,
+  createSqsClient,
+  RetriesExhaustedError,
+  retry,
+} from "../src/aws";
 import { credentials } from "../src/aws/sdkClientOptions";
 import { seededRandom } from "../src/domain";
 
@@ -98,6 +104,28 @@ describe("SDK clients", () => {
 
   it("are bounded: 2 s to connect, 5 s to answer (enforced), 3 SDK attempts for SQS", async () => {
     const client = createSqsClient({ AWS_REGION: "us-east-1" });
+    expect(await client.config.maxAttempts()).toBe(3);
+    const handler = client.config.requestHandler as unknown as {
+      configProvider: Promise<Record<string, unknown>>;
+    };
+    expect(await handler.configProvider).toMatchObject({
+      connectionTimeout: 2000,
+      requestTimeout: 5000,
+      throwOnRequestTimeout: true,
+    });
+    client.destroy();
+  });
+
+  it("the bus's: AWS_ENDPOINT_URL_EVENTBRIDGE, the config's keys, 3 SDK attempts, the same timeouts", async () => {
+    const client = createEventBridgeClient({
+      AWS_REGION: "eu-west-1",
+      AWS_ENDPOINT_URL_EVENTBRIDGE: "http://127.0.0.1:4010",
+      AWS_ACCESS_KEY_ID: "a",
+      AWS_SECRET_ACCESS_KEY: "s",
+    });
+    expect(await client.config.region()).toBe("eu-west-1");
+    expect(await client.config.endpoint?.()).toMatchObject({ hostname: "127.0.0.1", port: 4010 });
+    expect(await client.config.credentials()).toMatchObject({ accessKeyId: "a", secretAccessKey: "s" });
     expect(await client.config.maxAttempts()).toBe(3);
     const handler = client.config.requestHandler as unknown as {
       configProvider: Promise<Record<string, unknown>>;

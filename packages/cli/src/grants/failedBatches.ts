@@ -1,6 +1,6 @@
 import type { DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
-import { type AnnouncerDeps, announce, isAwardCandidate } from "@rewards/announcer";
+import { type AnnouncerDeps, isAwardCandidate, processBatch } from "@rewards/announcer";
 import { type StreamBatchFailure, streamBatchFailureSchema } from "@rewards/core";
 import { deleteHeld, holdMessages, release } from "../dlq/heldMessages";
 import { readStreamRange } from "./streamRange";
@@ -112,7 +112,7 @@ export async function replayFailures(options: ReplayFailuresOptions): Promise<Fa
         keep.push(item.message);
         continue;
       }
-      const result = await announce(options.announcer, { Records: awards });
+      const result = await processBatch(options.announcer, { Records: awards });
       if (result.failures.length === 0) {
         await deleteHeld(sqs, queueUrl, item.message);
         results.push({

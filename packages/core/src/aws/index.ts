@@ -11,6 +11,7 @@ export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFo
 export { describeError } from "./describeError";
 export { createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
+export { createEventBridgeClient } from "./eventBridgeClient";
 export { createLogger, type Logger } from "./logger";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";

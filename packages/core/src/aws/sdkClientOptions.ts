@@ -18,6 +18,7 @@ export interface ClientConfig {
   AWS_REGION?: string | undefined;
   AWS_ENDPOINT_URL_SQS?: string | undefined;
   AWS_ENDPOINT_URL_DYNAMODB?: string | undefined;
+  AWS_ENDPOINT_URL_EVENTBRIDGE?: string | undefined;
   AWS_ACCESS_KEY_ID?: string | undefined;
   AWS_SECRET_ACCESS_KEY?: string | undefined;
   AWS_SESSION_TOKEN?: string | undefined;

@@ -2,10 +2,10 @@ import type { Announcement } from "@rewards/core";
 import { embeddedMetrics, invocationDeadline, remainingMsOf } from "@rewards/core/aws";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { AnnouncerDeps } from "./announcerDeps";
-import { type Judged, judgeRecord } from "./judgeRecord";
 import { publishGrants, type Unpublished } from "./publishGrants";
+import { type ReadStreamRecord, readStreamRecord } from "./readStreamRecord";
 
-export interface AnnounceCounts {
+export interface BatchCounts {
   /** Awards published to the bus. */
   announced: number;
   /** Records that are not awards (a profile, a REMOVE): acknowledged, nothing published. */
@@ -14,19 +14,19 @@ export interface AnnounceCounts {
   failed: number;
 }
 
-export interface AnnounceFailure {
+export interface RecordFailure {
   sequenceNumber: string;
   reason: string;
   /** The deployment is at fault (a missing bus, denied access): logged as an error. */
   configuration: boolean;
 }
 
-export interface AnnounceResult {
-  response: DynamoDBBatchResponse;
-  counts: AnnounceCounts;
+export interface BatchResult {
+  counts: BatchCounts;
   /** What was published, in stream order. */
   published: Announcement[];
-  failures: AnnounceFailure[];
+  failures: RecordFailure[];
+  /** The clock's reading when the batch started, and how long it ran. */
   startedAt: number;
   durationMs: number;
 }
@@ -41,20 +41,20 @@ const sequenceNumberOf = (record: DynamoDBRecord): string =>
   record.dynamodb?.SequenceNumber ?? "";
 
 /**
- * The whole announcer: judge each record, publish every award (in stream order, at most 10
+ * The whole announcer: read each record, publish every award (in stream order, at most 10
  * a call), and report each award that was not published, and each guard image it cannot
  * read, in `batchItemFailures`. An award is published or reported, never neither.
  */
-export async function announce(
+export async function processBatch(
   deps: AnnouncerDeps,
   event: DynamoDBStreamEvent,
   context?: Partial<Context>,
-): Promise<AnnounceResult> {
+): Promise<BatchResult & { response: DynamoDBBatchResponse }> {
   const clock = deps.clock ?? Date.now;
   const startedAt = clock();
   const deadline = invocationDeadline(startedAt, remainingMsOf(context), deps.safetyMarginMs);
-  const judged: Judged[] = (event.Records ?? []).map(judgeRecord);
-  const awards = judged.flatMap((item, index) =>
+  const records: ReadStreamRecord[] = (event.Records ?? []).map(readStreamRecord);
+  const awards = records.flatMap((item, index) =>
     item.kind === "award" ? [{ key: String(index), grant: item.grant }] : [],
   );
   // publishGrants never throws; if it somehow did, the invocation would fail and Lambda
@@ -65,14 +65,14 @@ export async function announce(
     deadline,
   );
 
-  const counts: AnnounceCounts = { announced: 0, skipped: 0, failed: 0 };
+  const counts: BatchCounts = { announced: 0, skipped: 0, failed: 0 };
   const published: Announcement[] = [];
-  const failures: AnnounceFailure[] = [];
+  const failures: RecordFailure[] = [];
   const fail = (record: DynamoDBRecord, failure: Unpublished) => {
     counts.failed++;
     failures.push({ sequenceNumber: sequenceNumberOf(record), ...failure });
   };
-  judged.forEach((item, index) => {
+  records.forEach((item, index) => {
     if (item.kind === "skip") counts.skipped++;
     else if (item.kind === "unreadable") fail(item.record, { reason: item.reason, configuration: false });
     else {
@@ -84,12 +84,12 @@ export async function announce(
       }
     }
   });
-  const result = { counts, published, failures, startedAt, durationMs: clock() - startedAt };
-  return { ...result, response: report(deps, result) };
+  const result: BatchResult = { counts, published, failures, startedAt, durationMs: clock() - startedAt };
+  return { ...result, response: reportBatch(deps, result) };
 }
 
 /** One `debug` line per grant, a `warn` line per failure, one `info` and one EMF line per batch. */
-function report(deps: AnnouncerDeps, result: Omit<AnnounceResult, "response">): DynamoDBBatchResponse {
+function reportBatch(deps: AnnouncerDeps, result: BatchResult): DynamoDBBatchResponse {
   for (const grant of result.published)
     deps.logger.debug({ id: grant.id, intentKey: grant.data.intentKey }, "announced");
   for (const failure of result.failures) {

@@ -1,6 +1,6 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
-import { announce } from "./announce";
 import type { AnnouncerDeps } from "./announcerDeps";
+import { processBatch } from "./processBatch";
 
 export type StreamBatchHandler = (
   event: DynamoDBStreamEvent,
@@ -8,6 +8,6 @@ export type StreamBatchHandler = (
 ) => Promise<DynamoDBBatchResponse>;
 
 /** A Lambda handler (DynamoDB stream event source with ReportBatchItemFailures) over fixed dependencies. */
-export function createAnnouncer(deps: AnnouncerDeps): StreamBatchHandler {
-  return async (event, context) => (await announce(deps, event, context)).response;
+export function createHandler(deps: AnnouncerDeps): StreamBatchHandler {
+  return async (event, context) => (await processBatch(deps, event, context)).response;
 }

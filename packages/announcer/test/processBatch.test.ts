@@ -8,7 +8,7 @@ import { grantId, guardImageSchema, rewardGranted } from "@rewards/core";
 import { createLogger, type RetryPolicy } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it, vi } from "vitest";
-import { type AnnouncerDeps, announce, busEntry, createAnnouncer, judgeRecord } from "../src";
+import { type AnnouncerDeps, busEntry, createHandler, processBatch, readStreamRecord } from "../src";
 
 const noWait: RetryPolicy = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 10_000 };
 
@@ -71,12 +71,12 @@ const guard = (n: number, overrides: Record<string, unknown> = {}) =>
 const profile = { pk: "USER#user1", sk: "PROFILE", userId: "user1", xp: 20, awards: 1 };
 const detailOf = (entry: PutEventsRequestEntry | undefined) => JSON.parse(String(entry?.Detail));
 
-describe("announce", () => {
+describe("processBatch", () => {
   it("publishes each guard INSERT or MODIFY as reward.granted and acknowledges the rest", async () => {
     const bus = scriptedBus();
     const { deps: announcer, lines, metrics } = deps(bus.client);
     const replaced = guard(2, { awardedAt: "2026-12-29T10:00:00.000Z" });
-    const result = await announce(
+    const result = await processBatch(
       announcer,
       streamEvent([
         streamRecord("MODIFY", profile),
@@ -139,7 +139,7 @@ describe("announce", () => {
   it("sends at most 10 entries a call, in stream order", async () => {
     const bus = scriptedBus();
     const records = Array.from({ length: 23 }, (_, i) => streamRecord("INSERT", guard(i)));
-    const result = await announce(deps(bus.client).deps, streamEvent(records));
+    const result = await processBatch(deps(bus.client).deps, streamEvent(records));
     expect(bus.calls.map((call) => call.length)).toEqual([10, 10, 3]);
     expect(bus.calls.flat().map((entry) => detailOf(entry).data.eventId)).toEqual(
       Array.from({ length: 23 }, (_, i) => `evt-${i}`),
@@ -151,7 +151,7 @@ describe("announce", () => {
     const bus = scriptedBus();
     const big = (n: number) =>
       streamRecord("INSERT", guard(n, { eventId: `evt-${"x".repeat(100 * 1024)}-${n}` }));
-    const result = await announce(
+    const result = await processBatch(
       deps(bus.client).deps,
       streamEvent([big(1), big(2), big(3), big(4), big(5)]),
     );
@@ -179,10 +179,10 @@ describe("announce", () => {
     };
     const half = (256 * 1024) / 2;
     const exact = scriptedBus();
-    await announce(deps(exact.client).deps, streamEvent([sized(1, half), sized(2, half)]));
+    await processBatch(deps(exact.client).deps, streamEvent([sized(1, half), sized(2, half)]));
     expect(exact.calls.map((call) => call.length)).toEqual([2]);
     const over = scriptedBus();
-    await announce(deps(over.client).deps, streamEvent([sized(1, half), sized(2, half + 1)]));
+    await processBatch(deps(over.client).deps, streamEvent([sized(1, half), sized(2, half + 1)]));
     expect(over.calls.map((call) => call.length)).toEqual([1, 1]);
   });
 
@@ -192,7 +192,7 @@ describe("announce", () => {
     });
     const bus = scriptedBus(tooLarge);
     const huge = streamRecord("INSERT", guard(1, { eventId: `e${"x".repeat(300 * 1024)}` }));
-    const result = await announce(
+    const result = await processBatch(
       deps(bus.client).deps,
       streamEvent([huge, streamRecord("INSERT", guard(2))]),
     );
@@ -210,7 +210,7 @@ describe("announce", () => {
   it("treats an entry answered without an EventId, or not answered, as unpublished", async () => {
     const bus = scriptedBus([{ EventId: "e1" }, {}, { EventId: "e3", ErrorCode: "InternalFailure" }], [], []);
     const records = [1, 2, 3].map((n) => streamRecord("INSERT", guard(n)));
-    const result = await announce(deps(bus.client).deps, streamEvent(records));
+    const result = await processBatch(deps(bus.client).deps, streamEvent(records));
     expect(bus.calls.map((call) => call.map((entry) => detailOf(entry).data.eventId))).toEqual([
       ["evt-1", "evt-2", "evt-3"],
       ["evt-2", "evt-3"],
@@ -229,7 +229,7 @@ describe("announce", () => {
       { EventId: "e3" },
     ]);
     const records = [1, 2, 3].map((n) => streamRecord("INSERT", guard(n)));
-    const result = await announce(deps(bus.client).deps, streamEvent(records));
+    const result = await processBatch(deps(bus.client).deps, streamEvent(records));
     expect(bus.calls.map((call) => call.map((entry) => detailOf(entry).data.eventId))).toEqual([
       ["evt-1", "evt-2", "evt-3"],
       ["evt-2"],
@@ -243,7 +243,7 @@ describe("announce", () => {
     const bus = scriptedBus([{ EventId: "e1" }, failing], [failing], [failing]);
     const records = [streamRecord("INSERT", guard(1)), streamRecord("INSERT", guard(2))];
     const { deps: announcer, lines } = deps(bus.client);
-    const result = await announce(announcer, streamEvent(records));
+    const result = await processBatch(announcer, streamEvent(records));
     expect(bus.calls.map((call) => call.length)).toEqual([2, 1, 1]);
     expect(result.response).toEqual({
       batchItemFailures: [{ itemIdentifier: records[1]?.dynamodb?.SequenceNumber }],
@@ -273,7 +273,7 @@ describe("announce", () => {
       streamRecord("REMOVE", guard(2)),
       streamRecord("INSERT", guard(3)),
     ];
-    const result = await announce(announcer, streamEvent(records));
+    const result = await processBatch(announcer, streamEvent(records));
     expect(bus.calls).toHaveLength(1);
     expect(result.response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual([
       records[0]?.dynamodb?.SequenceNumber,
@@ -294,14 +294,17 @@ describe("announce", () => {
   it("retries a call that failed in transit and reports it when the deadline comes", async () => {
     const reset = Object.assign(new Error("socket hang up"), { name: "Error", code: "ECONNRESET" });
     const recovered = scriptedBus(reset);
-    const ok = await announce(deps(recovered.client).deps, streamEvent([streamRecord("INSERT", guard(1))]));
+    const ok = await processBatch(
+      deps(recovered.client).deps,
+      streamEvent([streamRecord("INSERT", guard(1))]),
+    );
     expect(recovered.calls).toHaveLength(2);
     expect(ok.counts.announced).toBe(1);
 
     // No answer at all: the call is aborted at the invocation's deadline (the clock is real here).
     const silent = scriptedBus("hang", "hang", "hang");
     const record = streamRecord("INSERT", guard(1));
-    const late = await announce(
+    const late = await processBatch(
       deps(silent.client, { clock: Date.now, safetyMarginMs: 0 }).deps,
       streamEvent([record]),
       lambdaContext(50),
@@ -315,7 +318,7 @@ describe("announce", () => {
     const unreadable = streamRecord("INSERT", guard(1, { amount: "20" }));
     const noImage = streamRecord("MODIFY", guard(2), { newImage: null });
     const notJson = streamRecord("INSERT", guard(3), { newImage: { amount: { Q: "1" } as never } });
-    const result = await announce(
+    const result = await processBatch(
       deps(bus.client).deps,
       streamEvent([unreadable, streamRecord("INSERT", guard(4)), noImage, notJson]),
     );
@@ -343,16 +346,16 @@ describe("announce", () => {
     // An unreadable guard (amount 0 is a capped award since §3a, readable and announced as nothing).
     const record = streamRecord("INSERT", guard(1, { amount: "twenty" }));
     delete record.dynamodb?.SequenceNumber;
-    const result = await announce(deps(scriptedBus().client).deps, streamEvent([record]));
+    const result = await processBatch(deps(scriptedBus().client).deps, streamEvent([record]));
     expect(result.response).toEqual({ batchItemFailures: [{ itemIdentifier: "" }] });
   });
 
   it("publishes nothing and calls nobody for a batch without awards", async () => {
     const bus = scriptedBus();
-    const result = await announce(deps(bus.client).deps, { Records: [streamRecord("MODIFY", profile)] });
+    const result = await processBatch(deps(bus.client).deps, { Records: [streamRecord("MODIFY", profile)] });
     expect(bus.calls).toEqual([]);
     expect(result.counts).toEqual({ announced: 0, skipped: 1, failed: 0 });
-    expect((await announce(deps(bus.client).deps, {} as never)).counts).toEqual({
+    expect((await processBatch(deps(bus.client).deps, {} as never)).counts).toEqual({
       announced: 0,
       skipped: 0,
       failed: 0,
@@ -360,7 +363,7 @@ describe("announce", () => {
   });
 });
 
-describe("judgeRecord", () => {
+describe("readStreamRecord", () => {
   const withKeys = (keys: Record<string, unknown>) => {
     const record = streamRecord("INSERT", guard(1));
     if (record.dynamodb) record.dynamodb.Keys = keys as never;
@@ -375,7 +378,7 @@ describe("judgeRecord", () => {
       withKeys({ pk: { S: "USER#user1" }, sk: { S: "IDEM" } }),
       { ...streamRecord("INSERT", guard(1)), dynamodb: undefined },
     ];
-    expect(skipped.map((record) => judgeRecord(record).kind)).toEqual([
+    expect(skipped.map((record) => readStreamRecord(record).kind)).toEqual([
       "skip",
       "skip",
       "skip",
@@ -383,35 +386,39 @@ describe("judgeRecord", () => {
       "skip",
     ]);
     expect(
-      judgeRecord(withKeys({ pk: { S: "IDEM#user1#a1#article.completed" }, sk: { S: "IDEM" } })).kind,
+      readStreamRecord(withKeys({ pk: { S: "IDEM#user1#a1#article.completed" }, sk: { S: "IDEM" } })).kind,
     ).toBe("award");
   });
 
   it("an award the daily cap left at 0 XP announces nothing; a cut one says what was asked", () => {
-    expect(judgeRecord(streamRecord("INSERT", guard(1, { amount: 0, requested: 20 }))).kind).toBe("skip");
-    const cut = judgeRecord(streamRecord("INSERT", guard(1, { amount: 5, requested: 20 })));
+    expect(readStreamRecord(streamRecord("INSERT", guard(1, { amount: 0, requested: 20 }))).kind).toBe(
+      "skip",
+    );
+    const cut = readStreamRecord(streamRecord("INSERT", guard(1, { amount: 5, requested: 20 })));
     expect(cut.kind === "award" && cut.grant.data).toMatchObject({ xp: 5, requestedXp: 20 });
-    const whole = judgeRecord(streamRecord("INSERT", guard(1)));
+    const whole = readStreamRecord(streamRecord("INSERT", guard(1)));
     expect(whole.kind === "award" && whole.grant.data).not.toHaveProperty("requestedXp");
   });
 
   it("a revoked guard is a reward.revoked (a capped one too); without its reason it is unreadable", () => {
     const revoked = { revokedAt: "2026-12-01T10:00:00.000Z", revokedReason: "producer bug" };
-    const judged = judgeRecord(streamRecord("MODIFY", guard(1, { amount: 0, ...revoked })));
-    expect(judged.kind === "award" && judged.grant).toMatchObject({
+    const read = readStreamRecord(streamRecord("MODIFY", guard(1, { amount: 0, ...revoked })));
+    expect(read.kind === "award" && read.grant).toMatchObject({
       type: "reward.revoked",
       time: "2026-12-01T10:00:00.000Z",
       data: { xp: 0, revokedAt: "2026-12-01T10:00:00.000Z", reason: "producer bug" },
     });
-    expect(judgeRecord(streamRecord("MODIFY", guard(1, { revokedAt: revoked.revokedAt })))).toMatchObject({
+    expect(
+      readStreamRecord(streamRecord("MODIFY", guard(1, { revokedAt: revoked.revokedAt }))),
+    ).toMatchObject({
       kind: "unreadable",
       reason: "revokedReason: a revoked guard must say why",
     });
   });
 
   it("names every field of a guard image it cannot read", () => {
-    const judged = judgeRecord(streamRecord("INSERT", guard(1, { amount: "20", userId: 7 })));
-    expect(judged).toMatchObject({
+    const read = readStreamRecord(streamRecord("INSERT", guard(1, { amount: "20", userId: 7 })));
+    expect(read).toMatchObject({
       kind: "unreadable",
       reason:
         "userId: Invalid input: expected string, received number; amount: Invalid input: expected number, received string",
@@ -419,7 +426,7 @@ describe("judgeRecord", () => {
   });
 });
 
-describe("createAnnouncer", () => {
+describe("createHandler", () => {
   it("is the Lambda handler: the batch response, and the EMF line on stdout by default", async () => {
     const written: string[] = [];
     const write = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
@@ -428,7 +435,7 @@ describe("createAnnouncer", () => {
     });
     try {
       const { emitMetrics: _default, ...withoutMetrics } = deps(scriptedBus().client).deps;
-      const handler = createAnnouncer(withoutMetrics);
+      const handler = createHandler(withoutMetrics);
       const record = streamRecord("INSERT", guard(1, { amount: "20" }));
       expect(await handler(streamEvent([record]), lambdaContext())).toEqual({
         batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber }],

@@ -20,7 +20,7 @@ import type { DynamoDBRecord } from "aws-lambda";
  * cannot read, which is never skipped: it fails, is retried, and finally reaches the failure
  * destination.
  */
-export type Judged =
+export type ReadStreamRecord =
   | { kind: "award"; record: DynamoDBRecord; grant: Announcement }
   | { kind: "skip"; record: DynamoDBRecord }
   | { kind: "unreadable"; record: DynamoDBRecord; reason: string };
@@ -29,7 +29,7 @@ export type Judged =
  * A guard INSERT or MODIFY is an award (a new guard, or one that replaced an expired guard),
  * unless it carries `revokedAt`: the only other write a guard ever gets is its revocation. Pure.
  */
-export function judgeRecord(record: DynamoDBRecord): Judged {
+export function readStreamRecord(record: DynamoDBRecord): ReadStreamRecord {
   const { Keys: keys, NewImage: image } = record.dynamodb ?? {};
   const isGuard = keys?.sk?.S === GUARD_SK && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
   if (!isGuard || (record.eventName !== "INSERT" && record.eventName !== "MODIFY"))

@@ -1,5 +1,4 @@
-import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
-import { clientDefaults, createLogger, credentials } from "@rewards/core/aws";
+import { createEventBridgeClient, createLogger } from "@rewards/core/aws";
 import type { Environment } from "@rewards/core/deploy";
 import { readAnnouncerConfig } from "./announcerConfig";
 import type { AnnouncerDeps } from "./announcerDeps";
@@ -9,12 +8,7 @@ export function createAnnouncerDeps(env: Environment = process.env): AnnouncerDe
   const config = readAnnouncerConfig(env);
   return {
     busName: config.BUS_NAME,
-    eventBridge: new EventBridgeClient({
-      region: config.AWS_REGION,
-      endpoint: config.AWS_ENDPOINT_URL_EVENTBRIDGE,
-      credentials: credentials(config),
-      ...clientDefaults({}, 3),
-    }),
+    eventBridge: createEventBridgeClient(config),
     logger: createLogger({ level: config.logLevel, name: "rewards-announcer" }),
   };
 }

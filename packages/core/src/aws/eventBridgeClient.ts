@@ -1,0 +1,15 @@
+import { EventBridgeClient } from "@aws-sdk/client-eventbridge";
+import { type ClientConfig, type ClientOptions, clientDefaults, credentials } from "./sdkClientOptions";
+
+/** The rewards bus's client (PutEvents): bounded SDK retries and timeouts, like every client of ours. */
+export function createEventBridgeClient(
+  config: ClientConfig,
+  options: ClientOptions = {},
+): EventBridgeClient {
+  return new EventBridgeClient({
+    region: config.AWS_REGION,
+    endpoint: config.AWS_ENDPOINT_URL_EVENTBRIDGE,
+    credentials: credentials(config),
+    ...clientDefaults(options, 3),
+  });
+}
