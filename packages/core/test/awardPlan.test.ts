@@ -66,7 +66,7 @@ describe("planAwardTransaction", () => {
           },
         ],
       },
-      items: [{ role: "guard", award: 0 }, { role: "profile" }],
+      items: [{ kind: "guard", award: 0 }, { kind: "profile" }],
       paid: [20],
     });
     expect(PROFILE_UPDATE).toBe("ADD xp :xp, awards :awards SET updatedAt = :now");
@@ -75,10 +75,10 @@ describe("planAwardTransaction", () => {
   it("several awards: guard i is item i, one profile update with their sum and count", () => {
     const plan = planAwardTransaction([award("a"), signup, award("b")], { tableName: "t", now });
     expect(plan.items).toEqual([
-      { role: "guard", award: 0 },
-      { role: "guard", award: 1 },
-      { role: "guard", award: 2 },
-      { role: "profile" },
+      { kind: "guard", award: 0 },
+      { kind: "guard", award: 1 },
+      { kind: "guard", award: 2 },
+      { kind: "profile" },
     ]);
     const items = plan.input.TransactItems ?? [];
     expect(items.map((item) => item.Put?.Item?.pk ?? item.Update?.Key?.pk)).toEqual([
@@ -137,9 +137,9 @@ describe("planAwardTransaction", () => {
     expect(items[7]?.Update?.Key).toEqual({ pk: "USER#user123", sk: "DAY#2026-11-28" });
     expect(items[7]?.Update?.ExpressionAttributeValues).toMatchObject({ ":xp": 5, ":room": 25 });
     expect(plan.items.slice(5)).toEqual([
-      { role: "profile" },
-      { role: "day", day: "2026-11-29", paid: 30 },
-      { role: "day", day: "2026-11-28", paid: 5 },
+      { kind: "profile" },
+      { kind: "day", day: "2026-11-29", paid: 30 },
+      { kind: "day", day: "2026-11-28", paid: 5 },
     ]);
   });
 
@@ -151,7 +151,7 @@ describe("planAwardTransaction", () => {
       dayTotals: new Map([["2026-11-29", 40]]),
     });
     expect(plan.paid).toEqual([0]);
-    expect(plan.items).toEqual([{ role: "guard", award: 0 }, { role: "profile" }]);
+    expect(plan.items).toEqual([{ kind: "guard", award: 0 }, { kind: "profile" }]);
   });
 });
 
@@ -298,9 +298,9 @@ describe("readCancellation", () => {
 
   it("a day at its cap returns its total; a day without one is unread; the awards go again", () => {
     expect(plan.items.slice(4)).toEqual([
-      { role: "profile" },
-      { role: "day", day: "d1", paid: 40 },
-      { role: "day", day: "d2", paid: 20 },
+      { kind: "profile" },
+      { kind: "day", day: "d1", paid: 40 },
+      { kind: "day", day: "d2", paid: 20 },
     ]);
     const reading = readCancellation(
       plan,

@@ -203,7 +203,7 @@ async function settleRun(
             : { outcome: "capped", attempts: attempts[index] as number, ...note };
       });
       for (const item of transaction.items)
-        if (item.role === "day")
+        if (item.kind === "day")
           context.dayTotals.set(item.day, (context.dayTotals.get(item.day) ?? 0) + item.paid);
       break;
     }

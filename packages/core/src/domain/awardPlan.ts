@@ -23,9 +23,9 @@ export interface AwardPlanContext {
 
 /** What item i of a transaction is: reasons of a cancellation come back in the same order. */
 export type PlannedItem =
-  | { role: "guard"; award: number }
-  | { role: "profile" }
-  | { role: "day"; day: string; paid: number };
+  | { kind: "guard"; award: number }
+  | { kind: "profile" }
+  | { kind: "day"; day: string; paid: number };
 
 export interface AwardTransaction {
   /** The TransactWriteItems request, without its ClientRequestToken. */
@@ -160,9 +160,9 @@ export function planAwardTransaction(
   return {
     input: { TransactItems: [...guards, profile, ...dayItems] },
     items: [
-      ...awards.map((_, award) => ({ role: "guard" as const, award })),
-      { role: "profile" as const },
-      ...days.map(([day, xp]) => ({ role: "day" as const, day, paid: xp })),
+      ...awards.map((_, award) => ({ kind: "guard" as const, award })),
+      { kind: "profile" as const },
+      ...days.map(([day, xp]) => ({ kind: "day" as const, day, paid: xp })),
     ],
     paid,
   };
@@ -267,14 +267,14 @@ export function readCancellation(
     const reason = reasons[index];
     const code = String(reason?.Code);
     const said = reason?.Message ?? code;
-    if (planned.role === "guard") {
+    if (planned.kind === "guard") {
       if (code === FAILED_CONDITION) {
         verdicts[planned.award] = {
           kind: "paid_before",
           guard: reason?.Item ? unmarshall(reason.Item) : undefined,
         };
       } else if (REFUSED.has(code)) refuse(planned.award, { kind: "guard" }, said);
-    } else if (planned.role === "profile") {
+    } else if (planned.kind === "profile") {
       if (REFUSED.has(code)) for (const award of awards.keys()) refuse(award, { kind: "profile" }, said);
     } else if (code === FAILED_CONDITION && !reason?.Item) {
       unreadDays.push(planned.day);

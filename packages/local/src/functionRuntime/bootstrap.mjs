@@ -30,13 +30,13 @@ try {
     });
   }
 } catch (error) {
-  await send({ type: "initError", ...errorFields(error) });
+  await send({ kind: "initError", ...errorFields(error) });
   process.exit(1);
 }
-await send({ type: "ready", initMs: Math.round(performance.now() - initStarted) });
+await send({ kind: "ready", initMs: Math.round(performance.now() - initStarted) });
 
 process.on("message", async (message) => {
-  if (message?.type !== "invoke") return;
+  if (message?.kind !== "invoke") return;
   const deadline = Date.now() + message.remainingMs;
   const context = {
     ...message.context,
@@ -47,8 +47,8 @@ process.on("message", async (message) => {
   };
   try {
     const result = await handler(message.event, context);
-    await send({ type: "result", id: message.id, result: result ?? null });
+    await send({ kind: "result", id: message.id, result: result ?? null });
   } catch (error) {
-    await send({ type: "error", id: message.id, ...errorFields(error) });
+    await send({ kind: "error", id: message.id, ...errorFields(error) });
   }
 });

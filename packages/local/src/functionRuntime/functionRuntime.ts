@@ -65,10 +65,10 @@ interface Environment {
 }
 
 type Reply =
-  | { type: "ready"; initMs: number }
-  | { type: "initError"; errorType: string; errorMessage: string }
-  | { type: "result"; id: string; result: unknown }
-  | { type: "error"; id: string; errorType: string; errorMessage: string };
+  | { kind: "ready"; initMs: number }
+  | { kind: "initError"; errorType: string; errorMessage: string }
+  | { kind: "result"; id: string; result: unknown }
+  | { kind: "error"; id: string; errorType: string; errorMessage: string };
 
 const lines = (stream: NodeJS.ReadableStream | null, each: (line: string) => void) => {
   if (stream) createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY }).on("line", each);
@@ -134,12 +134,12 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions): Function
       const at = idle.indexOf(environment);
       if (at >= 0) idle.splice(at, 1);
     });
-    const ready = nextReply(environment, (r) => r.type === "ready" || r.type === "initError").then(
+    const ready = nextReply(environment, (r) => r.kind === "ready" || r.kind === "initError").then(
       (reply) => {
-        if (reply.type === "initError") {
+        if (reply.kind === "initError") {
           throw new FunctionError("Runtime.InitError", `${reply.errorType}: ${reply.errorMessage}`);
         }
-        if (reply.type === "ready") initTimes.push(reply.initMs);
+        if (reply.kind === "ready") initTimes.push(reply.initMs);
       },
     );
     return { environment, ready };
@@ -149,15 +149,15 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions): Function
     const id = randomUUID();
     const reply = nextReply(environment, (r) => "id" in r && r.id === id);
     environment.child.send({
-      type: "invoke",
+      kind: "invoke",
       id,
       event,
       remainingMs,
       context: contextFields(options.functionName, options.memoryMb),
     });
     const answer = await reply;
-    if (answer.type === "error") throw new FunctionError(answer.errorType, answer.errorMessage);
-    return answer.type === "result" ? answer.result : undefined;
+    if (answer.kind === "error") throw new FunctionError(answer.errorType, answer.errorMessage);
+    return answer.kind === "result" ? answer.result : undefined;
   }
 
   /** `work`, or the error `onTimeout` makes after `ms` (the process is killed then). */

@@ -2,7 +2,7 @@ import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import type { ParkReason } from "@rewards/core";
 import { type Deadline, signalFor } from "@rewards/core/aws";
 import type { SQSRecord } from "aws-lambda";
-import { buildDlqMessage } from "./dlqMessage";
+import { parkedMessageOf } from "./parkedMessageOf";
 import { clockOf, type WorkerDeps } from "./workerDeps";
 
 /**
@@ -17,7 +17,7 @@ export async function parkMessage(
 ): Promise<void> {
   if (!deps.dlqUrl) throw new Error("DLQ_URL is not set");
   const clock = clockOf(deps);
-  const message = buildDlqMessage(record, park, new Date(clock()), deps.dlqUrl.endsWith(".fifo"));
+  const message = parkedMessageOf(record, park, new Date(clock()), deps.dlqUrl.endsWith(".fifo"));
   await deps.sqs.send(new SendMessageCommand({ QueueUrl: deps.dlqUrl, ...message }), {
     abortSignal: signalFor(deadline, clock()),
   });

@@ -21,8 +21,8 @@ function toSdkAttributes(attributes: SQSMessageAttributes | undefined): Attribut
   return result;
 }
 
-/** The DLQ message for a Lambda SQS record (the format itself is core's: parkedMessage.ts). */
-export function buildDlqMessage(
+/** The DLQ message that parks a Lambda SQS record: its body, id and attributes in the SDK's shape (the format itself is core's: parkedMessage.ts). */
+export function parkedMessageOf(
   record: SQSRecord,
   park: ParkReason,
   now: Date,

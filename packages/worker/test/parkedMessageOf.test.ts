@@ -9,7 +9,7 @@ import {
 import { sqsRecord as lambdaRecord, type RecordOptions } from "@rewards/testing";
 import type { SQSMessageAttributes } from "aws-lambda";
 import { describe, expect, it } from "vitest";
-import { buildDlqMessage } from "../src/function/dlqMessage";
+import { parkedMessageOf } from "../src/function/parkedMessageOf";
 
 const now = new Date("2026-11-29T10:00:00.000Z");
 const SENT = "2026-11-29T09:00:00.000Z";
@@ -26,13 +26,13 @@ const stringAttributes = (count: number): SQSMessageAttributes =>
     Array.from({ length: count }, (_, i) => [`a${i}`, { dataType: "String", stringValue: `value ${i}` }]),
   );
 
-describe("buildDlqMessage", () => {
+describe("parkedMessageOf", () => {
   it("keeps the body and the original attributes, and adds the five rewards.* ones", () => {
     const record = sqsRecord("{", {
       messageId: "m-1",
       messageAttributes: { type: { dataType: "String", stringValue: "article.completed" } },
     });
-    expect(buildDlqMessage(record, park, now, false)).toEqual({
+    expect(parkedMessageOf(record, park, now, false)).toEqual({
       MessageBody: "{",
       MessageAttributes: {
         type: { DataType: "String", StringValue: "article.completed" },
@@ -49,7 +49,7 @@ describe("buildDlqMessage", () => {
     const record = sqsRecord("{");
     delete (record.attributes as { SentTimestamp?: string }).SentTimestamp;
     expect(
-      buildDlqMessage(record, park, now, false).MessageAttributes["rewards.firstSentAt"],
+      parkedMessageOf(record, park, now, false).MessageAttributes["rewards.firstSentAt"],
     ).toBeUndefined();
   });
 
@@ -59,14 +59,14 @@ describe("buildDlqMessage", () => {
         "rewards.firstSentAt": { dataType: "String", stringValue: "2026-09-01T00:00:00.000Z" },
       },
     });
-    expect(buildDlqMessage(record, park, now, false).MessageAttributes["rewards.firstSentAt"]).toEqual({
+    expect(parkedMessageOf(record, park, now, false).MessageAttributes["rewards.firstSentAt"]).toEqual({
       DataType: "String",
       StringValue: "2026-09-01T00:00:00.000Z",
     });
   });
 
   it("five originals fit beside ours; a sixth sends the extras to rewards.overflow", () => {
-    const five = buildDlqMessage(
+    const five = parkedMessageOf(
       sqsRecord("{", { messageAttributes: stringAttributes(5) }),
       park,
       now,
@@ -75,7 +75,7 @@ describe("buildDlqMessage", () => {
     expect(Object.keys(five.MessageAttributes)).toHaveLength(MAX_MESSAGE_ATTRIBUTES);
     expect(five.MessageAttributes["rewards.overflow"]).toBeUndefined();
 
-    const eight = buildDlqMessage(
+    const eight = parkedMessageOf(
       sqsRecord("{", { messageAttributes: stringAttributes(8) }),
       park,
       now,
@@ -98,7 +98,7 @@ describe("buildDlqMessage", () => {
       "type.custom": { dataType: "String.custom", stringValue: "x" },
     };
     const record = sqsRecord("{", { messageAttributes: attributes });
-    const parked = buildDlqMessage(record, park, now, false);
+    const parked = parkedMessageOf(record, park, now, false);
     const restored = originalAttributes(parked.MessageAttributes);
     expect(Object.keys(restored).sort()).toEqual(Object.keys(attributes).sort());
     expect([...(restored.blob?.BinaryValue ?? [])]).toEqual([0, 1, 255]);
@@ -110,10 +110,10 @@ describe("buildDlqMessage", () => {
     const attributes = stringAttributes(8);
     const originalsSize = messageSize(
       "",
-      buildDlqMessage(sqsRecord("", { messageAttributes: attributes }), park, now, false).MessageAttributes,
+      parkedMessageOf(sqsRecord("", { messageAttributes: attributes }), park, now, false).MessageAttributes,
     );
     const body = "x".repeat(MAX_MESSAGE_BYTES - originalsSize + 60);
-    const message = buildDlqMessage(sqsRecord(body, { messageAttributes: attributes }), park, now, false);
+    const message = parkedMessageOf(sqsRecord(body, { messageAttributes: attributes }), park, now, false);
     expect(messageSize(body, message.MessageAttributes)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
     expect(message.MessageAttributes["rewards.overflow"]).toBeUndefined();
     expect(message.MessageAttributes["rewards.reason"]?.StringValue).toMatch(
@@ -129,7 +129,7 @@ describe("buildDlqMessage", () => {
       "rewards.sourceMessageId": { DataType: "String", StringValue: "m-9" },
     });
     const body = "x".repeat(MAX_MESSAGE_BYTES - bare - 40);
-    const message = buildDlqMessage({ ...record, body }, park, now, false);
+    const message = parkedMessageOf({ ...record, body }, park, now, false);
     expect(messageSize(body, message.MessageAttributes)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
     expect(message.MessageAttributes["rewards.error"]?.StringValue).toBe("invalid_json");
     expect(message.MessageAttributes["rewards.sourceMessageId"]?.StringValue).toBe("m-9");
@@ -144,7 +144,7 @@ describe("buildDlqMessage", () => {
       ...firstSentAt,
     });
     const body = "x".repeat(MAX_MESSAGE_BYTES - withFirstSentAt - 2);
-    const message = buildDlqMessage(sqsRecord(body, { messageId: "m-8" }), park, now, false);
+    const message = parkedMessageOf(sqsRecord(body, { messageId: "m-8" }), park, now, false);
     expect(Object.keys(message.MessageAttributes).sort()).toEqual([
       "rewards.error",
       "rewards.firstSentAt",
@@ -154,7 +154,7 @@ describe("buildDlqMessage", () => {
 
   it("a body too large even for rewards.error and rewards.sourceMessageId cannot be parked", () => {
     const record = sqsRecord("x".repeat(MAX_MESSAGE_BYTES - 50));
-    expect(() => buildDlqMessage(record, park, now, false)).toThrow(TooLargeToPark);
+    expect(() => parkedMessageOf(record, park, now, false)).toThrow(TooLargeToPark);
   });
 
   it("a replayed parked message is re-parked with fresh rewards.* attributes; its replay count stays", () => {
@@ -164,7 +164,7 @@ describe("buildDlqMessage", () => {
         "rewards.replayCount": { dataType: "Number", stringValue: "2" },
       },
     });
-    const message = buildDlqMessage(record, park, now, false);
+    const message = parkedMessageOf(record, park, now, false);
     expect(message.MessageAttributes["rewards.error"]?.StringValue).toBe("invalid_json");
     expect(message.MessageAttributes["rewards.replayCount"]).toEqual({
       DataType: "Number",
@@ -174,7 +174,7 @@ describe("buildDlqMessage", () => {
 
   it("a FIFO DLQ gets the group and a deduplication id", () => {
     const record = sqsRecord("{", { messageId: "m-2", groupId: "g" });
-    expect(buildDlqMessage(record, park, now, true)).toMatchObject({
+    expect(parkedMessageOf(record, park, now, true)).toMatchObject({
       MessageGroupId: "g",
       MessageDeduplicationId: "m-2",
     });
@@ -185,9 +185,9 @@ describe("buildDlqMessage", () => {
     expect(messageSize("", { b: { DataType: "Binary", BinaryValue: new Uint8Array(3) } })).toBe(1 + 6 + 4);
     // 3,000 raw bytes are 4,000 in base64: a body that leaves room for the raw bytes only must drop it.
     const attributes = { blob: { dataType: "Binary", binaryValue: Buffer.alloc(3000).toString("base64") } };
-    const withoutBlob = messageSize("", buildDlqMessage(sqsRecord(""), park, now, false).MessageAttributes);
+    const withoutBlob = messageSize("", parkedMessageOf(sqsRecord(""), park, now, false).MessageAttributes);
     const body = "x".repeat(MAX_MESSAGE_BYTES - withoutBlob - (4 + 6 + 3000) - 10);
-    const message = buildDlqMessage(sqsRecord(body, { messageAttributes: attributes }), park, now, false);
+    const message = parkedMessageOf(sqsRecord(body, { messageAttributes: attributes }), park, now, false);
     expect(message.MessageAttributes.blob).toBeUndefined();
     expect(message.MessageAttributes["rewards.reason"]?.StringValue).toBe(
       "body is not JSON (dropped to fit SQS's 1 MiB limit: blob)",
@@ -206,7 +206,7 @@ describe("buildDlqMessage", () => {
     });
     // Room for parkedAt and 10 bytes more: parkedAt alone, or the whole reason alone.
     const body = "x".repeat(MAX_MESSAGE_BYTES - required - parkedAt - 10);
-    const message = buildDlqMessage({ ...record, body }, park, now, false);
+    const message = parkedMessageOf({ ...record, body }, park, now, false);
     expect(message.MessageAttributes["rewards.reason"]?.StringValue).toBe("body is not JSON");
     expect(message.MessageAttributes["rewards.parkedAt"]).toBeUndefined();
     expect(messageSize(body, message.MessageAttributes)).toBeLessThanOrEqual(MAX_MESSAGE_BYTES);
@@ -221,7 +221,7 @@ describe("buildDlqMessage", () => {
         "rewards.custom": { dataType: "String", stringValue: "ours, from an older version" },
       },
     });
-    expect(Object.keys(buildDlqMessage(record, park, now, false).MessageAttributes).sort()).toEqual([
+    expect(Object.keys(parkedMessageOf(record, park, now, false).MessageAttributes).sort()).toEqual([
       "a0",
       "a1",
       "a2",
@@ -241,7 +241,7 @@ describe("buildDlqMessage", () => {
         blob: { dataType: "Binary", binaryValue: Buffer.from([7, 8]).toString("base64") },
       },
     });
-    expect(buildDlqMessage(record, park, now, false).MessageAttributes.blob).toStrictEqual({
+    expect(parkedMessageOf(record, park, now, false).MessageAttributes.blob).toStrictEqual({
       DataType: "Binary",
       BinaryValue: Buffer.from([7, 8]),
     });
@@ -258,7 +258,7 @@ describe("buildDlqMessage", () => {
         "rewards.reason": { DataType: "String", StringValue: "" },
       });
       const body = "x".repeat(MAX_MESSAGE_BYTES - bare - room);
-      return buildDlqMessage(sqsRecord(body, { messageId: "m-7" }), park, now, false).MessageAttributes;
+      return parkedMessageOf(sqsRecord(body, { messageId: "m-7" }), park, now, false).MessageAttributes;
     };
 
     it("a reason that just fits is kept whole, beside parkedAt", () => {
@@ -286,17 +286,17 @@ describe("buildDlqMessage", () => {
 
   it("too large to park says how large, and what SQS allows", () => {
     const record = sqsRecord("x".repeat(MAX_MESSAGE_BYTES - 50));
-    expect(() => buildDlqMessage(record, park, now, false)).toThrow(
+    expect(() => parkedMessageOf(record, park, now, false)).toThrow(
       `the body (${MAX_MESSAGE_BYTES - 50} bytes) with rewards.error and rewards.sourceMessageId exceeds SQS's 1048576-byte limit`,
     );
   });
 
   it("a FIFO DLQ behind a standard queue groups what has no group of its own under 'parked'", () => {
-    expect(buildDlqMessage(sqsRecord("{", { messageId: "m-3" }), park, now, true)).toMatchObject({
+    expect(parkedMessageOf(sqsRecord("{", { messageId: "m-3" }), park, now, true)).toMatchObject({
       MessageGroupId: "parked",
       MessageDeduplicationId: "m-3",
     });
-    expect(buildDlqMessage(sqsRecord("{"), park, now, false).MessageGroupId).toBeUndefined();
+    expect(parkedMessageOf(sqsRecord("{"), park, now, false).MessageGroupId).toBeUndefined();
   });
 });
 
