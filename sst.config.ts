@@ -5,7 +5,7 @@
  * (partial batch responses); the table with TTL and its stream, with the announcer subscribed
  * through the award filter, publishing to the RewardsBus and sending given-up batches to the
  * AnnouncerFailures queue; the alarms, and the producers' access to the queue. Names and
- * settings come from `@rewards/core/deploy` (packages/core/src/resources.ts), the definition
+ * settings come from `@rewards/core/deploy` (packages/core/src/deploy/resources.ts), the definition
  * the local stack provisions from too.
  */
 export default $config({
