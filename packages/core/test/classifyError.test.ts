@@ -1,6 +1,15 @@
-import { describe, expect, it } from "vitest";
-import { classifyError, describeError, type ErrorClass } from "../src/aws";
-import { isUnknownOutcome } from "../src/aws/classifyError";
+import { freshModule } from "@rewards/testing";
+import { beforeEach, describe, expect, it } from "vitest";
+import { describeError } from "../src/aws";
+import type * as Classification from "../src/aws/classifyError";
+import type { ErrorClass } from "../src/aws/classifyError";
+
+// Loaded afresh in each test (@rewards/testing freshModule): its tables are module-level constants.
+let classifyError: typeof Classification.classifyError;
+let isUnknownOutcome: typeof Classification.isUnknownOutcome;
+beforeEach(async () => {
+  ({ classifyError, isUnknownOutcome } = await freshModule(() => import("../src/aws/classifyError")));
+});
 
 const cancelled = (...codes: string[]) =>
   Object.assign(new Error("Transaction cancelled"), {

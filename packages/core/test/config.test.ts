@@ -1,13 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { freshModule } from "@rewards/testing";
+import { beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  ConfigError,
-  logLevelSchema,
-  readConfig,
-  requiredText,
-  sdkVariables,
-  urlVariable,
-} from "../src/deploy";
+import type * as Config from "../src/deploy/config";
+
+// Loaded afresh in each test (@rewards/testing freshModule): its level names and schemas are module-level constants.
+let ConfigError: typeof Config.ConfigError;
+let logLevelSchema: typeof Config.logLevelSchema;
+let readConfig: typeof Config.readConfig;
+let requiredText: typeof Config.requiredText;
+let sdkVariables: typeof Config.sdkVariables;
+let urlVariable: typeof Config.urlVariable;
+beforeEach(async () => {
+  ({ ConfigError, logLevelSchema, readConfig, requiredText, sdkVariables, urlVariable } = await freshModule(
+    () => import("../src/deploy/config"),
+  ));
+});
 
 // Built inside each test: a schema helper that cannot build fails a test, not the whole file.
 const schema = () =>
@@ -35,7 +42,7 @@ describe("readConfig", () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    const { problems, message } = error as ConfigError;
+    const { problems, message } = error as Config.ConfigError;
     expect(problems.map((p) => p.variable).sort()).toEqual(["LOG_LEVEL", "QUEUE_URL", "TABLE_NAME"]);
     expect(message).toMatch(/^invalid configuration: /);
     expect(message).toContain("QUEUE_URL must be a URL");
@@ -56,7 +63,7 @@ describe("readConfig", () => {
         readConfig(schema(), env, required);
         return [];
       } catch (error) {
-        return (error as ConfigError).problems;
+        return (error as Config.ConfigError).problems;
       }
     };
     expect(problems({ TABLE_NAME: "t", QUEUE_URL: "bad" }, ["QUEUE_URL"])).toEqual([

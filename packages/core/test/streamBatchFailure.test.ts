@@ -1,5 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { streamBatchFailureSchema } from "../src/domain";
+import { freshModule } from "@rewards/testing";
+import { beforeEach, describe, expect, it } from "vitest";
+import type * as Failure from "../src/domain/streamBatchFailure";
+
+// Loaded afresh in each test (@rewards/testing freshModule): its schema is module-level constants.
+let streamBatchFailureSchema: typeof Failure.streamBatchFailureSchema;
+beforeEach(async () => {
+  ({ streamBatchFailureSchema } = await freshModule(() => import("../src/domain/streamBatchFailure")));
+});
 
 /** The on-failure record of AWS's documentation for a DynamoDB stream mapping. */
 const lambdasRecord = {

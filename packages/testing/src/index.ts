@@ -3,6 +3,7 @@ export { lambdaContext } from "@rewards/local";
 export { type CliRun, REWARDS_BIN, runCli, startCli } from "./cli";
 export { type PollerCounts, startCountingPoller } from "./countingPoller";
 export { completed, eventBody, signup } from "./events";
+export { freshModule } from "./freshModule";
 export { HANG_GUARD_MS } from "./hangGuard";
 export { type Attempt, type AttemptFault, conflicted, recordAttempts, throttled } from "./httpAttempts";
 export {
