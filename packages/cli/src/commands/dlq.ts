@@ -88,7 +88,16 @@ export function registerDlq(program: Command): void {
     .action(async (options: { max: number; json?: boolean } & ReplayFilter) => {
       checkErrorCode(options.error);
       const config = commandConfig("DLQ_URL");
-      const parked = await peekDlq(clientsFor(config).sqs, config.DLQ_URL, options.max, options);
+      const { parked, notReleased } = await peekDlq(
+        clientsFor(config).sqs,
+        config.DLQ_URL,
+        options.max,
+        options,
+      );
+      if (notReleased !== undefined) {
+        process.stderr.write(`rewards: ${notReleased} (nothing is lost: peek deletes nothing)\n`);
+        process.exitCode = 1;
+      }
       if (options.json) return printJson(parked);
       if (parked.length === 0) {
         const filtered = options.type || options.error || options.user;
@@ -159,7 +168,7 @@ export function registerDlq(program: Command): void {
       progress.stop();
       if (options.json) printJson(report);
       else process.stdout.write(`${describeReplay(report)}\n`);
-      if (report.failed > 0) process.exitCode = 1;
+      if (report.failed > 0 || report.notReleased !== undefined) process.exitCode = 1;
     });
 
   dlq

@@ -1,8 +1,9 @@
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
 import { readParkedMessage } from "@rewards/core";
+import { describeError } from "@rewards/core/aws";
 import { CliError } from "../cliError";
 import { queueCounts } from "../queues/queueCounts";
-import { deleteHeld, holdMessages, release } from "./heldMessages";
+import { deleteHeld, holdMessages, release, releaseReported } from "./heldMessages";
 import { matches, type ReplayFilter } from "./replayFilter";
 import { emptyReport, judgedMessage, type ReplayReport, type ReportedMessage } from "./replayReport";
 import { replayVerdictOf, tallyVerdicts, type VerdictContext } from "./replayVerdict";
@@ -45,15 +46,22 @@ export async function replayDlq(
   // The pass holds every visible message it reads, so it reads each at most once.
   const held = await holdMessages(sqs, dlqUrl, counts.visible, HOLD_SECONDS);
   const { judge } = options;
-  const judged = judge
-    ? await replayVerdictOf(
-        held.map(readParkedMessage),
-        judge.dynamo,
-        judge.tableName,
-        judge.now,
-        judge.dailyCap,
-      )
-    : undefined;
+  let judged: Awaited<ReturnType<typeof replayVerdictOf>> | undefined;
+  try {
+    judged = judge
+      ? await replayVerdictOf(
+          held.map(readParkedMessage),
+          judge.dynamo,
+          judge.tableName,
+          judge.now,
+          judge.dailyCap,
+        )
+      : undefined;
+  } catch (error) {
+    // Nothing sent or deleted yet: everything visible again at once, then the error.
+    await release(sqs, dlqUrl, held).catch(() => {});
+    throw error;
+  }
   const judgedSources = new Map<string, ReportedMessage>();
   const overMaxSources = new Set<string>();
   const skippedSources = new Set<string>();
@@ -61,11 +69,26 @@ export async function replayDlq(
   const failedSources = new Set<string>();
   const toRelease: Message[] = [];
   let deleted = 0;
-  // A dry run deletes nothing: what it would delete is released with the rest.
-  const discard = async (message: Message) => {
-    if (report.dryRun) return void toRelease.push(message);
-    await deleteHeld(sqs, dlqUrl, message);
+  // A dry run deletes nothing: what it would delete is released with the rest. A delete that
+  // fails is a failure of the report (the copy stays), never a throw that would hide the report.
+  const discard = async (message: Message, messageId: string): Promise<boolean> => {
+    if (report.dryRun) {
+      toRelease.push(message);
+      return true;
+    }
+    try {
+      await deleteHeld(sqs, dlqUrl, message);
+    } catch (error) {
+      report.failed++;
+      report.failures.push({
+        messageId,
+        error: `not deleted (it stays in the DLQ): ${describeError(error)}`,
+      });
+      toRelease.push(message);
+      return false;
+    }
     deleted++;
+    return true;
   };
   const pace = pacer(options.rate);
   const max = options.max ?? Number.POSITIVE_INFINITY;
@@ -87,10 +110,10 @@ export async function replayDlq(
     const judgement = judged?.get(parked.messageId);
     if (judgement && !judgedSources.has(source)) judgedSources.set(source, judgedMessage(parked, judgement));
     if (replayedSources.has(source) || skippedSources.has(source)) {
-      await discard(message);
-      report.copiesDeleted++;
+      if (await discard(message, parked.messageId)) report.copiesDeleted++;
     } else if (options.skipPaid && (judgement?.verdict === "paid" || judgement?.verdict === "revoked")) {
       // Its intent is paid and its guard alive: sending it would only cost a transaction.
+      if (!(await discard(message, parked.messageId))) continue;
       skippedSources.add(source);
       report.skippedPaid++;
       report.skipped.push({
@@ -98,7 +121,6 @@ export async function replayDlq(
         sourceMessageId: source,
         intentKey: judgement.intentKey,
       });
-      await discard(message);
     } else if (failedSources.has(source) || replayedSources.size >= max) {
       // Over --max, or a copy of a message whose send just failed: it stays.
       if (!failedSources.has(source)) overMaxSources.add(source);
@@ -128,7 +150,8 @@ export async function replayDlq(
     }
   }
   options.onProgress?.(done, held.length);
-  await release(sqs, dlqUrl, toRelease);
+  const notReleased = await releaseReported(sqs, dlqUrl, toRelease);
+  if (notReleased !== undefined) report.notReleased = notReleased;
   report.overMax = overMaxSources.size;
   report.leftInDlq = held.length - deleted;
   if (judged) {

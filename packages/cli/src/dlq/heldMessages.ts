@@ -11,7 +11,8 @@ import { sendSqsBatch } from "@rewards/core/aws";
 /**
  * Receives up to `max` messages and holds them invisible for `holdSeconds`, so none is
  * read twice in one pass. (Reading raises a DLQ message's receive count, which is harmless:
- * a DLQ has no redrive policy.)
+ * a DLQ has no redrive policy.) A receive that fails part-way releases what was held
+ * (best effort) and throws: nothing was consumed.
  */
 export async function holdMessages(
   sqs: SQSClient,
@@ -21,20 +22,43 @@ export async function holdMessages(
 ): Promise<Message[]> {
   const held: Message[] = [];
   while (held.length < max) {
-    const { Messages = [] } = await sqs.send(
-      new ReceiveMessageCommand({
-        QueueUrl: queueUrl,
-        MaxNumberOfMessages: Math.min(10, max - held.length),
-        WaitTimeSeconds: 1,
-        VisibilityTimeout: holdSeconds,
-        MessageAttributeNames: ["All"],
-        MessageSystemAttributeNames: ["All"],
-      }),
-    );
+    let Messages: Message[];
+    try {
+      ({ Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: Math.min(MAX_BATCH_ENTRIES, max - held.length),
+          WaitTimeSeconds: 1,
+          VisibilityTimeout: holdSeconds,
+          MessageAttributeNames: ["All"],
+          MessageSystemAttributeNames: ["All"],
+        }),
+      ));
+    } catch (error) {
+      await release(sqs, queueUrl, held).catch(() => {});
+      throw error;
+    }
     if (Messages.length === 0) break;
     held.push(...Messages);
   }
   return held;
+}
+
+/**
+ * Releases held messages and says, rather than throws, when some could not be (they are
+ * visible again when their hold ends): for a command that has already shown what it read.
+ */
+export async function releaseReported(
+  sqs: SQSClient,
+  queueUrl: string,
+  messages: readonly Message[],
+): Promise<string | undefined> {
+  try {
+    await release(sqs, queueUrl, messages);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /**

@@ -1,27 +1,35 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import { type ParkedMessage, readParkedMessage } from "@rewards/core";
 import { type QueueCounts, queueCounts } from "../queues/queueCounts";
-import { holdMessages, release } from "./heldMessages";
+import { holdMessages, release, releaseReported } from "./heldMessages";
 import { matches, type ReplayFilter } from "./replayFilter";
 import { replayVerdictOf, tallyVerdicts, type VerdictContext, type VerdictCounts } from "./replayVerdict";
 
+export interface DlqPeek {
+  parked: ParkedMessage[];
+  /** Held messages not made visible again at once (they are when their hold ends): nothing is lost. */
+  notReleased?: string | undefined;
+}
+
 /**
  * Reads up to `max` parked messages matching `filter` without consuming them: everything is
- * held while read (to read each once), then released at once.
+ * held while read (to read each once), then released at once. Nothing is ever deleted; a
+ * failed release is reported with what was read, not thrown.
  */
 export async function peekDlq(
   sqs: SQSClient,
   dlqUrl: string,
   max: number,
   filter: ReplayFilter = {},
-): Promise<ParkedMessage[]> {
+): Promise<DlqPeek> {
   const filtered = filter.type !== undefined || filter.error !== undefined || filter.user !== undefined;
   const held = await holdMessages(sqs, dlqUrl, filtered ? (await queueCounts(sqs, dlqUrl)).visible : max, 30);
-  await release(sqs, dlqUrl, held);
-  return held
+  const notReleased = await releaseReported(sqs, dlqUrl, held);
+  const parked = held
     .map(readParkedMessage)
-    .filter((parked) => matches(parked, filter))
+    .filter((message) => matches(message, filter))
     .slice(0, max);
+  return notReleased === undefined ? { parked } : { parked, notReleased };
 }
 
 export interface DlqStats extends QueueCounts {

@@ -42,6 +42,8 @@ export interface ReplayReport {
   /** With --skip-paid: already-paid source messages deleted from the DLQ instead of sent (or, dry, that would be). */
   skippedPaid: number;
   skipped: Array<{ messageId: string; sourceMessageId: string; intentKey?: string | undefined }>;
+  /** Held messages not made visible again at the end (they are when their hold ends): nothing is lost. */
+  notReleased?: string;
 }
 
 export function emptyReport(dryRun: boolean, inFlightAtStart: number): ReplayReport {
@@ -112,6 +114,8 @@ export function describeReplay(report: ReplayReport): string {
     );
   }
   for (const failure of report.failures.slice(0, 10)) lines.push(`  ${failure.messageId}: ${failure.error}`);
+  if (report.notReleased !== undefined)
+    lines.push(`${report.notReleased} (nothing is lost: they stay in the DLQ).`);
   if (report.failures.length > 10)
     lines.push(`  … and ${report.failures.length - 10} more (--json lists all)`);
   return lines.join("\n");
