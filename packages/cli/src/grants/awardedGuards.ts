@@ -1,12 +1,13 @@
 import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
 import {
+  type Announcement,
   describeIssues,
   GUARD_PK_PREFIX,
   guardImageSchema,
   type RewardGranted,
-  rewardGranted,
   toIssues,
 } from "@rewards/core";
+import { guardAnnouncements } from "./guardAnnouncements";
 
 export interface GuardWindow {
   /** Awards committed in [since, until], compared as the guards store awardedAt (ISO 8601, UTC, ms). */
@@ -16,14 +17,20 @@ export interface GuardWindow {
 }
 
 export type GuardPage = {
+  /** What the page's guards announced, guard by guard: a grant, then its revocation when revoked. */
+  announcements: Announcement[];
+  /** Guards that announced something (an award: a capped-to-0 one that was never revoked announced nothing). */
+  awards: number;
+  /** The reward.granted among them. */
   grants: RewardGranted[];
   /** Guards the announcer could not read either (never announced). */
   unreadable: Array<{ pk: string; reason: string }>;
 };
 
 /**
- * Every guard in the table (a scan: it reads the whole table), page by page, as the
- * `reward.granted` its award announced — the same event, id included, as the announcer's.
+ * Every guard in the table (a scan: it reads the whole table), page by page, as what its
+ * award announced — the same events, ids included, as the announcer's: the
+ * `reward.granted`, and for a revoked guard the `reward.revoked` too.
  */
 export async function* awardedGuards(
   dynamo: DynamoDBDocumentClient,
@@ -49,17 +56,21 @@ export async function* awardedGuards(
     { TableName: tableName, FilterExpression: conditions.join(" AND "), ExpressionAttributeValues: values },
   );
   for await (const page of pages) {
-    const result: GuardPage = { grants: [], unreadable: [] };
+    const result: GuardPage = { announcements: [], awards: 0, grants: [], unreadable: [] };
     for (const item of page.Items ?? []) {
       const guard = guardImageSchema.safeParse(item);
-      if (guard.success) {
-        // Capped to 0 XP: the intent is spent, nothing was paid, nothing announced.
-        if (guard.data.amount > 0) result.grants.push(rewardGranted(guard.data));
-      } else
-        result.unreadable.push({
-          pk: String(item.pk),
-          reason: describeIssues(toIssues(guard.error.issues)),
-        });
+      const announced = guard.success
+        ? guardAnnouncements(guard.data)
+        : ({ ok: false, reason: describeIssues(toIssues(guard.error.issues)) } as const);
+      if (!announced.ok) {
+        result.unreadable.push({ pk: String(item.pk), reason: announced.reason });
+        continue;
+      }
+      if (announced.announcements.length > 0) result.awards++;
+      for (const announcement of announced.announcements) {
+        result.announcements.push(announcement);
+        if (announcement.type === "reward.granted") result.grants.push(announcement);
+      }
     }
     yield result;
   }

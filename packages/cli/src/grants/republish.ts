@@ -11,8 +11,10 @@ export interface RepublishOptions extends GuardWindow {
 }
 
 export interface RepublishReport {
-  /** Guards awarded in the window (each one award). */
+  /** Awards in the window that announced something (each one guard), and of those, revoked (a grant and a revocation each). */
   found: number;
+  revoked: number;
+  /** Events published (a revoked award's two count two). */
   published: number;
   /** Guards the announcer could not read (never published), and grants the bus refused. */
   unreadable: Array<{ pk: string; reason: string }>;
@@ -21,23 +23,25 @@ export interface RepublishReport {
 
 /**
  * Announces again, from the table, every award whose guard says it was committed in a time
- * window: the way back when the stream no longer holds a given-up batch (24 hours). The
+ * window — its reward.granted, and for a revoked award its reward.revoked after it: the way back when the stream no longer holds a given-up batch (24 hours). The
  * guard is the award's record, so each event carries the id it had the first time:
  * consumers that deduplicate on it see nothing new.
  */
 export async function republishFromTable(options: RepublishOptions): Promise<RepublishReport> {
-  const report: RepublishReport = { found: 0, published: 0, unreadable: [], failed: [] };
+  const report: RepublishReport = { found: 0, revoked: 0, published: 0, unreadable: [], failed: [] };
   for await (const page of awardedGuards(options.dynamo, options.tableName, options)) {
-    report.found += page.grants.length;
+    const revocations = page.announcements.filter((a) => a.type === "reward.revoked").length;
+    report.found += page.awards;
+    report.revoked += revocations;
     report.unreadable.push(...page.unreadable);
-    if (!options.publish || page.grants.length === 0) continue;
+    if (!options.publish || page.announcements.length === 0) continue;
     const unpublished = await publishGrants(
       options.publish,
-      page.grants.map((grant) => ({ key: grant.id, grant })),
+      page.announcements.map((grant) => ({ key: grant.id, grant })),
       NO_DEADLINE,
     );
     for (const [id, { reason }] of unpublished) report.failed.push({ id, reason });
-    report.published += page.grants.length - unpublished.size;
+    report.published += page.announcements.length - unpublished.size;
   }
   return report;
 }
