@@ -2,10 +2,26 @@ import Table from "cli-table3";
 
 /** Prints either JSON (for scripts, `--json`) or a table for people, never both. */
 export function printTable(rows: ReadonlyArray<Record<string, unknown>>, columns?: string[]): void {
+  process.stdout.write(tableText(rows, columns));
+}
+
+/** The table printTable prints, as text (ending in a newline). */
+export function tableText(rows: ReadonlyArray<Record<string, unknown>>, columns?: string[]): string {
   const head = columns ?? Object.keys(rows[0] ?? {});
   const table = new Table({ head, style: { head: [], border: [] } });
   for (const row of rows) table.push(head.map((column) => formatCell(row[column])));
-  process.stdout.write(`${table.toString()}\n`);
+  return `${table.toString()}\n`;
+}
+
+/**
+ * Writes `text` to a stream and resolves once it has been handed to the operating system
+ * (flushed), so that what a command deletes next was shown first.
+ */
+export function writeFlushed(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (text === "") return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    stream.write(text, (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 export function printPairs(pairs: Record<string, unknown>): void {

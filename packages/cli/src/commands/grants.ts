@@ -3,13 +3,13 @@ import { epochMsOfRfc3339 } from "@rewards/core";
 import type { Environment } from "@rewards/core/deploy";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CliConfig, clientsFor, commandConfig } from "../cliConfig";
-import { release } from "../dlq/heldMessages";
+import { releaseReported } from "../dlq/heldMessages";
 import { type FailureReplay, failureRow, holdFailures, replayFailures } from "../grants/failedBatches";
-import { type ReceivedAnnouncement, type ReceivedGrants, receiveGrants } from "../grants/receiveGrants";
+import { type GrantsBatch, type ReceivedAnnouncement, receiveGrants } from "../grants/receiveGrants";
 import { republishFromTable } from "../grants/republish";
 import { createStreamsClient } from "../grants/tableStream";
 import { integer } from "../options";
-import { plural, printJson, printPairs, printTable } from "../output";
+import { plural, printJson, printPairs, printTable, tableText, writeFlushed } from "../output";
 import { type Progress, progressBar } from "../progress";
 import { queueCounts } from "../queues/queueCounts";
 import { untilSignal } from "../untilSignal";
@@ -58,6 +58,8 @@ const OUTCOME_WORDS: Record<FailureReplay["outcome"], string> = {
   republished: "republished",
   "would republish": "would republish",
   "not all published": "not all published (kept)",
+  incomplete: "not all the batch's records found (kept)",
+  failed: "failed (kept)",
   gone: "no longer in the stream (kept)",
   unreadable: "not a failure record (kept)",
 };
@@ -70,51 +72,76 @@ export function registerGrants(program: Command): void {
   grants
     .command("tail")
     .description(
-      "print the reward.granted and reward.revoked events a consumer's queue holds (GRANTS_QUEUE_URL; locally, the queue the local bus fills with EventBridge's envelope), in either shape a rule delivers (the envelope, or the CloudEvent alone with InputPath=$.detail), and remove the ones printed; a message it cannot read is reported (message id and why) and left in the queue, visible again at once (exit 1)",
+      "print the reward.granted and reward.revoked events a consumer's queue holds (GRANTS_QUEUE_URL; locally, the queue the local bus fills with EventBridge's envelope), in either shape a rule delivers (the envelope, or the CloudEvent alone with InputPath=$.detail), and remove each batch once it is printed (a failure part-way leaves every unprinted message in the queue); a message it cannot read is reported (message id and why) and left in the queue, visible again at once (exit 1)",
     )
-    .option("--max <n>", "at most this many events", integer(1, 1_000_000), 100)
-    .option("--follow", "keep reading as events arrive, until Ctrl-C")
+    .option(
+      "--max <n>",
+      "take at most this many messages from the queue (each receive asks for no more than what is left)",
+      integer(1, 1_000_000),
+      100,
+    )
+    .option("--follow", "keep reading as events arrive, until Ctrl-C or --max")
     .option("--keep", "leave them in the queue")
     .option(
       "--json",
-      "print one JSON object per event (the CloudEvent), one per line; each unreadable message as one JSON object ({messageId, problem}) per line on stderr",
+      "print one JSON object per event (the CloudEvent as received: every attribute and data field), one per line; each unreadable message as one JSON object ({messageId, problem}) per line on stderr",
     )
     .action(async (options: { max: number; follow?: boolean; keep?: boolean; json?: boolean }) => {
       const config = commandConfig("GRANTS_QUEUE_URL");
       const { sqs } = clientsFor(config);
       const stop = new AbortController();
       if (options.follow) void untilSignal(() => stop.abort());
-      const print = ({ announcements, unreadable }: Pick<ReceivedGrants, "announcements" | "unreadable">) => {
+      // Each batch is printed, and flushed, before any of it is deleted.
+      const print = async ({ announcements, unreadable }: GrantsBatch) => {
         if (options.json) {
-          for (const { announcement } of announcements)
-            process.stdout.write(`${JSON.stringify(announcement)}\n`);
-          for (const item of unreadable) process.stderr.write(`${JSON.stringify(item)}\n`);
+          await writeFlushed(
+            process.stdout,
+            announcements.map(({ event }) => `${JSON.stringify(event)}\n`).join(""),
+          );
+          await writeFlushed(process.stderr, unreadable.map((item) => `${JSON.stringify(item)}\n`).join(""));
           return;
         }
-        if (announcements.length > 0) printTable(announcements.map(announcementRow));
-        for (const { messageId, problem } of unreadable)
-          process.stdout.write(`message ${messageId} left in the queue: ${problem}\n`);
+        await writeFlushed(
+          process.stdout,
+          (announcements.length > 0 ? tableText(announcements.map(announcementRow)) : "") +
+            unreadable
+              .map(({ messageId, problem }) => `message ${messageId} left in the queue: ${problem}\n`)
+              .join(""),
+        );
       };
       const received = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
         max: options.max,
         waitSeconds: options.follow ? 20 : 1,
         keep: options.keep === true,
-        ...(options.follow ? { signal: stop.signal, onBatch: print } : {}),
+        follow: options.follow === true,
+        signal: stop.signal,
+        onBatch: print,
       });
-      if (!options.follow) print(received);
       for (const { messageId, error } of received.notDeleted)
         process.stderr.write(
           `message ${messageId} printed but not deleted (it will be read again): ${error}\n`,
         );
+      if (received.stopped)
+        process.stderr.write(
+          `rewards: stopped part-way, ${received.stopped}; every message not printed is still in the queue\n`,
+        );
+      if (received.notReleased)
+        process.stderr.write(`rewards: ${received.notReleased} (nothing is lost: they stay in the queue)\n`);
       if (!options.json) {
-        if (received.announcements.length === 0 && received.unreadable.length === 0)
-          process.stdout.write("no reward.granted or reward.revoked events waiting\n");
-        else if (received.unreadable.length > 0)
+        if (received.announcements.length === 0 && received.unreadable.length === 0) {
+          if (!received.stopped) process.stdout.write("no reward.granted or reward.revoked events waiting\n");
+        } else if (received.unreadable.length > 0)
           process.stdout.write(
             `${plural(received.announcements.length, "event")} read; ${plural(received.unreadable.length, "unreadable message")} left in the queue\n`,
           );
       }
-      if (received.unreadable.length > 0 || received.notDeleted.length > 0) process.exitCode = 1;
+      if (
+        received.unreadable.length > 0 ||
+        received.notDeleted.length > 0 ||
+        received.stopped !== undefined ||
+        received.notReleased !== undefined
+      )
+        process.exitCode = 1;
     });
 
   grants
@@ -129,19 +156,26 @@ export function registerGrants(program: Command): void {
       const { sqs } = clientsFor(config);
       const counts = await queueCounts(sqs, config.ANNOUNCER_FAILURE_QUEUE_URL);
       const held = await holdFailures(sqs, config.ANNOUNCER_FAILURE_QUEUE_URL, options.max, 30);
-      await release(
+      // Shown first, released after: nothing is deleted, and a failed release hides nothing read.
+      if (options.json)
+        printJson(
+          held.map((h) => (h.ok ? h.failure : { messageId: h.message.MessageId, problem: h.problem })),
+        );
+      else if (held.length === 0) process.stdout.write("no given-up batches: every award was announced\n");
+      else {
+        printTable(held.map(failureRow));
+        if (counts.visible > held.length)
+          process.stdout.write(`(${held.length} of ${counts.visible} shown)\n`);
+      }
+      const notReleased = await releaseReported(
         sqs,
         config.ANNOUNCER_FAILURE_QUEUE_URL,
         held.map((h) => h.message),
       );
-      if (options.json)
-        return printJson(
-          held.map((h) => (h.ok ? h.failure : { messageId: h.message.MessageId, problem: h.problem })),
-        );
-      if (held.length === 0)
-        return void process.stdout.write("no given-up batches: every award was announced\n");
-      printTable(held.map(failureRow));
-      if (counts.visible > held.length) process.stdout.write(`(${held.length} of ${counts.visible} shown)\n`);
+      if (notReleased !== undefined) {
+        process.stderr.write(`rewards: ${notReleased} (nothing is lost: failures deletes nothing)\n`);
+        process.exitCode = 1;
+      }
     });
 
   grants
@@ -159,6 +193,7 @@ export function registerGrants(program: Command): void {
       );
       const { sqs } = clientsFor(config);
       const progress = progressFor(options.json, "replay");
+      let notReleased: string | undefined;
       const results = await replayFailures({
         sqs,
         streams: createStreamsClient(config),
@@ -167,6 +202,9 @@ export function registerGrants(program: Command): void {
         max: options.max,
         dryRun: options.dryRun === true,
         onProgress: progress.onProgress,
+        onNotReleased: (problem) => {
+          notReleased = problem;
+        },
       });
       progress.stop();
       const published = results.reduce((n, r) => n + r.published, 0);
@@ -191,13 +229,16 @@ export function registerGrants(program: Command): void {
             "Batches no longer in the stream: announce their awards again from the table with `rewards grants republish --since <their first arrival>`.\n",
           );
       }
-      if (!options.dryRun && kept.length > 0) process.exitCode = 1;
+      if (notReleased !== undefined)
+        process.stderr.write(`rewards: ${notReleased} (nothing is lost: they stay in the queue)\n`);
+      const refused = results.some((r) => r.outcome === "incomplete" || r.outcome === "failed");
+      if ((!options.dryRun && kept.length > 0) || refused || notReleased !== undefined) process.exitCode = 1;
     });
 
   grants
     .command("republish")
     .description(
-      "announce again, from the table, every award committed in a time window (a scan of TABLE_NAME): for batches the stream no longer holds; each event keeps its id",
+      "announce again, from the table, every award committed in a time window (a scan of TABLE_NAME): its reward.granted, and for a revoked award its reward.revoked after it; for batches the stream no longer holds; each event keeps its id",
     )
     .requiredOption(
       "--since <time>",
@@ -228,6 +269,7 @@ export function registerGrants(program: Command): void {
         else
           printPairs({
             "awards in the window": report.found,
+            "of them revoked": report.revoked,
             ...(options.dryRun ? {} : { published: report.published, "not published": report.failed.length }),
             "unreadable guards": report.unreadable.length,
             ...(report.failed[0] ? { "first failure": report.failed[0].reason } : {}),

@@ -4,7 +4,14 @@ import { type Announcement, rewardGrantedSchema, rewardRevokedSchema } from "@re
 export type AnnouncementShape = "envelope" | "cloudevent";
 
 export type ReadAnnouncement =
-  | { ok: true; announcement: Announcement; shape: AnnouncementShape }
+  | {
+      ok: true;
+      /** Validated (zod's output: the fields the schema knows). */
+      announcement: Announcement;
+      /** The CloudEvent exactly as received: every attribute and data field, extensions included. */
+      event: Record<string, unknown>;
+      shape: AnnouncementShape;
+    }
   | { ok: false; problem: string };
 
 const SCHEMAS = { "reward.granted": rewardGrantedSchema, "reward.revoked": rewardRevokedSchema } as const;
@@ -17,7 +24,9 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * Pure: the announcement a consumer's queue message carries, in either shape, or why it
  * carries none. An EventBridge envelope is told by its `detail-type` and `detail`; its
- * `detail-type` is the announcement's `type` (the bus entry's DetailType).
+ * `detail-type` is the announcement's `type` (the bus entry's DetailType). The schema
+ * validates; `event` is what to show, since zod's output drops what it does not know
+ * (`traceparent`, extension attributes, data fields added later).
  */
 export function readAnnouncement(body: string): ReadAnnouncement {
   let parsed: unknown;
@@ -47,7 +56,7 @@ export function readAnnouncement(body: string): ReadAnnouncement {
       problem: `an EventBridge event of detail-type ${String(parsed["detail-type"])} whose detail is a ${event.type}`,
     };
   const result = SCHEMAS[event.type].safeParse(event);
-  if (result.success) return { ok: true, announcement: result.data, shape };
+  if (result.success) return { ok: true, announcement: result.data, event, shape };
   const issue = result.error.issues[0];
   return {
     ok: false,

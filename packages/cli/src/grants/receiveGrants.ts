@@ -5,13 +5,16 @@ import {
   type SQSClient,
 } from "@aws-sdk/client-sqs";
 import { type Announcement, MAX_BATCH_ENTRIES, type RewardGranted } from "@rewards/core";
-import { sendSqsBatch } from "@rewards/core/aws";
+import { describeError, sendSqsBatch } from "@rewards/core/aws";
 import { release } from "../dlq/heldMessages";
 import { type AnnouncementShape, readAnnouncement } from "./readAnnouncement";
 
 export interface ReceivedAnnouncement {
   messageId: string;
+  /** Validated: the fields its schema knows. */
   announcement: Announcement;
+  /** The CloudEvent as received (every attribute and field): what --json prints. */
+  event: Record<string, unknown>;
   shape: AnnouncementShape;
 }
 
@@ -21,22 +24,34 @@ export interface UnreadableMessage {
   problem: string;
 }
 
+export type GrantsBatch = Pick<ReceivedGrants, "announcements" | "unreadable">;
+
 export interface ReceivedGrants {
   /** In the order received. */
   announcements: ReceivedAnnouncement[];
   unreadable: UnreadableMessage[];
-  /** Read, but the delete was refused: they come back when their hold ends (consumers deduplicate on id). */
+  /** Shown, but the delete was refused: they come back when their hold ends (consumers deduplicate on id). */
   notDeleted: Array<{ messageId: string; error: string }>;
+  /** Why the pass stopped early (a receive failed, or showing a batch did): nothing unshown was deleted. */
+  stopped?: string | undefined;
+  /** Held messages not made visible again at once (they are when their hold ends). */
+  notReleased?: string | undefined;
 }
 
 export interface ReceiveOptions {
+  /** At most this many messages received in all (readable or not): each receive asks for at most what is left. */
   max: number;
   waitSeconds: number;
   /** Leave every message in the queue (visible again at the end). */
   keep: boolean;
+  /** Keep receiving when a receive finds nothing (until `signal` aborts or `max` is reached). */
+  follow?: boolean;
   signal?: AbortSignal;
-  /** Called with each batch as it is read (for --follow). */
-  onBatch?: (batch: Pick<ReceivedGrants, "announcements" | "unreadable">) => void;
+  /**
+   * Shows each batch (prints it, or keeps it) before any of it is deleted: the batch's
+   * messages are deleted only once it resolves, and none of them if it throws.
+   */
+  onBatch?: (batch: GrantsBatch) => void | Promise<void>;
 }
 
 /**
@@ -51,11 +66,55 @@ export const grantsAmong = (received: ReceivedGrants): RewardGranted[] =>
     announcement.type === "reward.granted" ? [announcement] : [],
   );
 
+/** Pure: how many messages the next receive may ask for, so that the pass never takes more than `max`. */
+export const receiveSize = (max: number, taken: number): number =>
+  Math.max(0, Math.min(MAX_BATCH_ENTRIES, max - taken));
+
+/** Pure: one received batch read, each message told apart by whether it may be deleted once shown. */
+export function readBatch(messages: readonly Message[], seen: ReadonlySet<string>, keep: boolean) {
+  const batch: GrantsBatch = { announcements: [], unreadable: [] };
+  const deletable: Message[] = [];
+  const hold: Message[] = [];
+  for (const message of messages) {
+    const messageId = message.MessageId ?? "";
+    const again = seen.has(messageId);
+    const result = readAnnouncement(message.Body ?? "");
+    if (result.ok) {
+      if (!again)
+        batch.announcements.push({
+          messageId,
+          announcement: result.announcement,
+          event: result.event,
+          shape: result.shape,
+        });
+      (keep ? hold : deletable).push(message);
+    } else {
+      if (!again) batch.unreadable.push({ messageId, problem: result.problem });
+      hold.push(message);
+    }
+  }
+  return { batch, deletable, hold };
+}
+
+async function deleteShown(sqs: SQSClient, queueUrl: string, shown: readonly Message[]) {
+  const { refused, unsent } = await sendSqsBatch(
+    shown.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
+    (entries) => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries })),
+  );
+  return [...refused, ...unsent].map((failure) => ({
+    messageId: shown[Number(failure.entry.Id)]?.MessageId ?? "",
+    error: failure.error,
+  }));
+}
+
 /**
- * Reads up to `max` announcements (reward.granted, reward.revoked, in either shape a rule
- * delivers) from a consumer's queue until a receive finds nothing (or `signal` aborts). Only
- * what it read is deleted (and nothing with `keep`); a message it cannot read is reported and
- * left, made visible again at once when the pass ends.
+ * Reads announcements (reward.granted, reward.revoked, in either shape a rule delivers) from
+ * a consumer's queue, at most `max` messages, until a receive finds nothing (unless
+ * `follow`) or `signal` aborts. Each batch is shown (`onBatch`) before any of it is deleted,
+ * and only what was shown is deleted (nothing with `keep`): a failure or a kill part-way
+ * leaves every unshown message in the queue. A message it cannot read is reported and left,
+ * made visible again at once when the pass ends. Never throws for a failed call: the
+ * report says what stopped it.
  */
 export async function receiveGrants(
   sqs: SQSClient,
@@ -65,61 +124,47 @@ export async function receiveGrants(
   const received: ReceivedGrants = { announcements: [], unreadable: [], notDeleted: [] };
   // By message id: one re-received after its hold (a long --follow) is held again, not reported twice.
   const held = new Map<string, Message>();
-  try {
-    while (received.announcements.length < options.max && !options.signal?.aborted) {
-      let Messages: Message[] = [];
-      try {
-        ({ Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: Math.min(MAX_BATCH_ENTRIES, options.max - received.announcements.length),
-            WaitTimeSeconds: options.waitSeconds,
-            VisibilityTimeout: HOLD_SECONDS,
-          }),
-          options.signal ? { abortSignal: options.signal } : {},
-        ));
-      } catch (error) {
-        if (options.signal?.aborted) break;
-        throw error;
-      }
-      if (Messages.length === 0) break;
-      const batch: Pick<ReceivedGrants, "announcements" | "unreadable"> = {
-        announcements: [],
-        unreadable: [],
-      };
-      const read: Message[] = [];
-      for (const message of Messages) {
-        const messageId = message.MessageId ?? "";
-        const seen = held.has(messageId);
-        const result = readAnnouncement(message.Body ?? "");
-        if (result.ok) {
-          if (!seen)
-            batch.announcements.push({ messageId, announcement: result.announcement, shape: result.shape });
-          if (options.keep) held.set(messageId, message);
-          else read.push(message);
-        } else {
-          if (!seen) batch.unreadable.push({ messageId, problem: result.problem });
-          held.set(messageId, message);
-        }
-      }
-      if (read.length > 0) {
-        const { refused, unsent } = await sendSqsBatch(
-          read.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle })),
-          (entries) => sqs.send(new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries })),
-        );
-        for (const failure of [...refused, ...unsent]) {
-          received.notDeleted.push({
-            messageId: read[Number(failure.entry.Id)]?.MessageId ?? "",
-            error: failure.error,
-          });
-        }
-      }
-      received.announcements.push(...batch.announcements);
-      received.unreadable.push(...batch.unreadable);
-      options.onBatch?.(batch);
+  let taken = 0;
+  while (receiveSize(options.max, taken) > 0 && !options.signal?.aborted) {
+    let Messages: Message[] = [];
+    try {
+      ({ Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({
+          QueueUrl: queueUrl,
+          MaxNumberOfMessages: receiveSize(options.max, taken),
+          WaitTimeSeconds: options.waitSeconds,
+          VisibilityTimeout: HOLD_SECONDS,
+        }),
+        options.signal ? { abortSignal: options.signal } : {},
+      ));
+    } catch (error) {
+      if (!options.signal?.aborted) received.stopped = `a receive failed: ${describeError(error)}`;
+      break;
     }
-  } finally {
-    if (held.size > 0) await release(sqs, queueUrl, [...held.values()]);
+    if (Messages.length === 0) {
+      if (options.follow) continue;
+      break;
+    }
+    taken += Messages.length;
+    const { batch, deletable, hold } = readBatch(Messages, new Set(held.keys()), options.keep);
+    for (const message of hold) held.set(message.MessageId ?? "", message);
+    try {
+      await options.onBatch?.(batch);
+    } catch (error) {
+      // Not shown: nothing of it is deleted (it comes back when its hold ends).
+      received.stopped = `could not show a batch: ${describeError(error)}`;
+      break;
+    }
+    received.announcements.push(...batch.announcements);
+    received.unreadable.push(...batch.unreadable);
+    if (deletable.length > 0) received.notDeleted.push(...(await deleteShown(sqs, queueUrl, deletable)));
+  }
+  if (held.size > 0) {
+    try {
+      await release(sqs, queueUrl, [...held.values()]);
+    } catch (error) {
+      received.notReleased = describeError(error);
+    }
   }
   return received;
 }

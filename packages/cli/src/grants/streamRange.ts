@@ -10,7 +10,12 @@ import { toLambdaStreamRecord } from "@rewards/local";
 import type { DynamoDBRecord } from "aws-lambda";
 
 export type StreamRange =
-  | { ok: true; records: DynamoDBRecord[] }
+  | {
+      ok: true;
+      records: DynamoDBRecord[];
+      /** Whether the read reached the range's end sequence number (else it stopped at the shard's end or its bound). */
+      reachedEnd: boolean;
+    }
   /** The stream no longer holds them (24 hours' retention), or the stream itself is gone. */
   | { ok: false; reason: string };
 
@@ -18,12 +23,31 @@ export type StreamRange =
 const GONE = new Set(["TrimmedDataAccessException", "ResourceNotFoundException"]);
 
 /**
+ * Empty pages read in a row before giving up on an open shard: GetRecords may answer empty
+ * pages before the records that follow (AWS documents it), so one empty page is no end.
+ */
+export const MAX_EMPTY_PAGES = 50;
+
+/** Pure: where a page leaves the read of a range ending at `end`. */
+export function pageStep(
+  sequenceNumbers: readonly bigint[],
+  end: bigint,
+): { take: number; reachedEnd: boolean } {
+  const past = sequenceNumbers.findIndex((sequence) => sequence > end);
+  const take = past === -1 ? sequenceNumbers.length : past;
+  return { take, reachedEnd: past !== -1 || sequenceNumbers.at(take - 1) === end };
+}
+
+/**
  * The records of a given-up batch, read back from the stream by their place in it (the
  * failure record carries no records): from `startSequenceNumber` to `endSequenceNumber`.
+ * It reads until the end sequence number, the shard's end (no next iterator), or
+ * `maxEmptyPages` empty pages in a row, whichever comes first.
  */
 export async function readStreamRange(
   streams: DynamoDBStreamsClient,
   batch: StreamBatchFailure["DDBStreamBatchInfo"],
+  maxEmptyPages = MAX_EMPTY_PAGES,
 ): Promise<StreamRange> {
   const end = BigInt(batch.endSequenceNumber);
   const records: DynamoDBRecord[] = [];
@@ -36,20 +60,23 @@ export async function readStreamRange(
         SequenceNumber: batch.startSequenceNumber,
       }),
     );
-    while (iterator) {
+    let emptyPages = 0;
+    while (iterator && emptyPages < maxEmptyPages) {
       const answer: GetRecordsCommandOutput = await streams.send(
         new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }),
       );
       const got = answer.Records ?? [];
-      for (const record of got) {
-        if (BigInt(record.dynamodb?.SequenceNumber ?? "0") > end) return { ok: true, records };
+      const step = pageStep(
+        got.map((record) => BigInt(record.dynamodb?.SequenceNumber ?? "0")),
+        end,
+      );
+      for (const record of got.slice(0, step.take))
         records.push(toLambdaStreamRecord(record, batch.streamArn));
-      }
-      // Nothing more yet: the range ended before the shard's present end.
-      if (got.length === 0) break;
+      if (step.reachedEnd) return { ok: true, records, reachedEnd: true };
+      emptyPages = got.length === 0 ? emptyPages + 1 : 0;
       iterator = answer.NextShardIterator;
     }
-    return { ok: true, records };
+    return { ok: true, records, reachedEnd: false };
   } catch (error) {
     const name = (error as { name?: string }).name ?? "";
     if (GONE.has(name)) return { ok: false, reason: describeError(error) };
