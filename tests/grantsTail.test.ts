@@ -5,9 +5,10 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { readAnnouncement } from "@rewards/cli";
+import { queueCounts, readAnnouncement } from "@rewards/cli";
 import { GUARD_PK_PREFIX, GUARD_SK, type GuardImage, rewardGranted, rewardRevoked } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
+import { startFaultProxy } from "@rewards/local";
 import { completed, drain, HANG_GUARD_MS, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it as plainIt } from "vitest";
 
@@ -68,21 +69,25 @@ describe("readAnnouncement (pure)", () => {
     expect(readAnnouncement(JSON.stringify(envelopeOf(granted)))).toEqual({
       ok: true,
       announcement: granted,
+      event: granted,
       shape: "envelope",
     });
     expect(readAnnouncement(JSON.stringify(granted))).toEqual({
       ok: true,
       announcement: granted,
+      event: granted,
       shape: "cloudevent",
     });
     expect(readAnnouncement(JSON.stringify(envelopeOf(revoked)))).toEqual({
       ok: true,
       announcement: revoked,
+      event: revoked,
       shape: "envelope",
     });
     expect(readAnnouncement(JSON.stringify(revoked))).toEqual({
       ok: true,
       announcement: revoked,
+      event: revoked,
       shape: "cloudevent",
     });
   });
@@ -233,4 +238,110 @@ describe("with `rewards dev --json` running", () => {
       }
     },
   );
+});
+
+describe("grants tail part-way: never gone and unprinted", () => {
+  async function fifteen(sqs: SQSClient, extra: (i: number) => object = () => ({})) {
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `part-${randomUUID().slice(0, 8)}` }),
+    );
+    const ids: string[] = [];
+    for (let i = 0; i < 15; i++) {
+      const event = { ...rewardGranted(guard("part", `s${i}`)), ...extra(i) };
+      ids.push(event.id);
+      await send(sqs, QueueUrl as string, JSON.stringify(event));
+    }
+    return { queueUrl: QueueUrl as string, ids };
+  }
+  const left = async (sqs: SQSClient, queueUrl: string) => {
+    const { visible, inFlight } = await queueCounts(sqs, queueUrl);
+    return visible + inFlight;
+  };
+
+  it.for([
+    ["ReceiveMessage", 10, 5],
+    ["DeleteMessageBatch", 15, 15 - 10],
+  ] as const)("a failing %s part-way", async ([operation, printed, remaining], { stack }) => {
+    const sqs = createSqsClient(stack.env);
+    const { queueUrl } = await fifteen(sqs);
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.sqs,
+      rules: [{ operation, fault: "http500", probability: 1, skip: 1 }],
+      seed: 1,
+    });
+    const run = await runCli(["grants", "tail", "--json"], {
+      ...stack.env,
+      AWS_ENDPOINT_URL_SQS: proxy.endpoint,
+      GRANTS_QUEUE_URL: queueUrl,
+    });
+    await proxy.stop();
+    expect(run.code).toBe(1);
+    expect(lines(run.stdout)).toHaveLength(printed);
+    expect(await left(sqs, queueUrl)).toBe(remaining);
+  });
+
+  it("a failing release after an unreadable message: what was deleted was printed", async ({ stack }) => {
+    const sqs = createSqsClient(stack.env);
+    const { queueUrl } = await fifteen(sqs);
+    await send(sqs, queueUrl, "{unreadable");
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.sqs,
+      rules: [{ operation: "ChangeMessageVisibilityBatch", fault: "http500", probability: 1 }],
+      seed: 1,
+    });
+    const run = await runCli(["grants", "tail", "--json"], {
+      ...stack.env,
+      AWS_ENDPOINT_URL_SQS: proxy.endpoint,
+      GRANTS_QUEUE_URL: queueUrl,
+    });
+    await proxy.stop();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("not released");
+    expect(lines(run.stdout)).toHaveLength(15);
+    expect(await left(sqs, queueUrl)).toBe(1);
+  });
+
+  it("--json prints the event as received: traceparent, an extension, an unknown data field", async ({
+    stack,
+  }) => {
+    const sqs = createSqsClient(stack.env);
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `raw-${randomUUID().slice(0, 8)}` }),
+    );
+    const granted = rewardGranted(guard("raw", "a"));
+    const event = {
+      ...granted,
+      traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+      partitionkey: "raw",
+      data: { ...granted.data, campaign: "winter" },
+    };
+    await send(sqs, QueueUrl as string, JSON.stringify(envelopeOf(event)));
+    const run = await runCli(["grants", "tail", "--json"], {
+      ...stack.env,
+      GRANTS_QUEUE_URL: QueueUrl as string,
+    });
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout).map((line) => JSON.parse(line))).toEqual([event]);
+  });
+
+  it.for([[[]], [["--follow"]]] as const)("--max 7 %s takes at most 7 of 25", async ([extra], { stack }) => {
+    const sqs = createSqsClient(stack.env);
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `max-${randomUUID().slice(0, 8)}` }),
+    );
+    for (let i = 0; i < 25; i++)
+      await send(sqs, QueueUrl as string, JSON.stringify(rewardGranted(guard("max", `m${i}`))));
+    const run = await runCli(["grants", "tail", "--json", "--keep", "--max", "7", ...extra], {
+      ...stack.env,
+      GRANTS_QUEUE_URL: QueueUrl as string,
+    });
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout)).toHaveLength(7);
+    // --keep released the 7 it took: the other 18 were never received (still visible, never held).
+    const after = await runCli(["grants", "tail", "--json", "--max", "100"], {
+      ...stack.env,
+      GRANTS_QUEUE_URL: QueueUrl as string,
+    });
+    expect(lines(after.stdout)).toHaveLength(25);
+  });
 });

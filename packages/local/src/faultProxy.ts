@@ -12,7 +12,9 @@ import { listenOnLoopback } from "./loopbackServer";
  * - `reset`: the client's connection is destroyed before anything is forwarded;
  * - `commitThenDrop`: forwarded, the answer awaited (the write took effect), then the client's
  *   connection is destroyed — the answer is lost;
- * - `blackHole`: accepted and never answered.
+ * - `blackHole`: accepted and never answered;
+ * - `emptyPage`: (DynamoDB Streams' `GetRecords`) an empty page whose next iterator is the one
+ *   asked with, as AWS may answer before the records that follow; not forwarded.
  */
 export type FaultKind =
   | "latency"
@@ -21,7 +23,8 @@ export type FaultKind =
   | "http500"
   | "reset"
   | "commitThenDrop"
-  | "blackHole";
+  | "blackHole"
+  | "emptyPage";
 
 export interface FaultRule {
   /** The API operation (`TransactWriteItems`, `SendMessage`, `ReceiveMessage`…), or `*`. */
@@ -33,6 +36,8 @@ export interface FaultRule {
   jitterMs?: number;
   /** Applied at most this many times (default: no limit). */
   times?: number;
+  /** The first this many matching requests pass untouched (a fault part-way: the second receive, say). */
+  skip?: number;
 }
 
 export interface FaultProxyOptions {
@@ -132,6 +137,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const random = seededRandom(options.seed);
   let rules = [...options.rules];
   let applied = new Map<FaultRule, number>();
+  let matched = new Map<FaultRule, number>();
   const counts: Record<FaultKind | "forwarded", number> = {
     latency: 0,
     throttle: 0,
@@ -140,6 +146,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     reset: 0,
     commitThenDrop: 0,
     blackHole: 0,
+    emptyPage: 0,
     forwarded: 0,
   };
 
@@ -150,6 +157,10 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     for (const rule of rules) {
       if (rule.operation !== "*" && rule.operation !== operation) continue;
       if (rule.fault === "conflict" && operation !== "TransactWriteItems") continue;
+      if (rule.fault === "emptyPage" && operation !== "GetRecords") continue;
+      const seen = matched.get(rule) ?? 0;
+      matched.set(rule, seen + 1);
+      if (seen < (rule.skip ?? 0)) continue;
       const draw = random();
       if (draw >= rule.probability) continue;
       if (rule.times !== undefined && (applied.get(rule) ?? 0) >= rule.times) continue;
@@ -207,6 +218,12 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
       incoming.socket.destroy();
       return;
     }
+    if (fault === "emptyPage") {
+      const { ShardIterator } = JSON.parse(body.toString("utf8") || "{}") as { ShardIterator?: string };
+      outgoing.writeHead(200, { "content-type": "application/x-amz-json-1.0" });
+      outgoing.end(JSON.stringify({ Records: [], NextShardIterator: ShardIterator }));
+      return;
+    }
     if (fault === "throttle" || fault === "conflict" || fault === "http500") {
       const answer = injectedAnswer(fault, service);
       outgoing.writeHead(answer.status, { "content-type": "application/x-amz-json-1.0" });
@@ -237,6 +254,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     setRules: (next) => {
       rules = [...next];
       applied = new Map();
+      matched = new Map();
     },
     stop: () => server.close(),
   };

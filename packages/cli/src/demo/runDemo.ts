@@ -260,6 +260,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         reset: faults.reset,
         commitThenDrop: faults.commitThenDrop,
         blackHole: faults.blackHole,
+        emptyPage: faults.emptyPage,
       },
       users: check.users,
       expectedXp: check.expectedTotal,
