@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { isAwardCandidate } from "@rewards/announcer";
+import { queueCounts } from "@rewards/cli";
 import { createSqsClient } from "@rewards/core/aws";
-import { completed, runCli, stackTest, waitFor } from "@rewards/testing";
+import { startFaultProxy } from "@rewards/local";
+import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { announced, award, grantsIn, ownTable, sourceFor } from "./fixtures/announcerFixtures";
 
@@ -59,7 +61,13 @@ describe("operating the announcer with the CLI", () => {
       ["grants", "republish", "--since", "2020-01-01", "--user", user, "--json"],
       table.env,
     );
-    expect(JSON.parse(republish.stdout)).toEqual({ found: 2, published: 2, unreadable: [], failed: [] });
+    expect(JSON.parse(republish.stdout)).toEqual({
+      found: 2,
+      revoked: 0,
+      published: 2,
+      unreadable: [],
+      failed: [],
+    });
     const again = await grantsIn(table.env, table.grantsQueueUrl);
     expect(new Set(again.map((g) => g.id))).toEqual(new Set(first.map((g) => g.id)));
   });
@@ -126,5 +134,103 @@ describe("operating the announcer with the CLI", () => {
     const noBus = await runCli(["announcer", "--drain"], { ...table.env, BUS_NAME: "" });
     expect(noBus.code).toBe(1);
     expect(noBus.stderr).toContain("BUS_NAME");
+  });
+});
+
+describe("replay keeps what it cannot account for; republish announces revocations", () => {
+  it("reads past empty pages, keeps a record short of its batchSize, and republishes a revoked award as granted then revoked", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const user = `e-${randomUUID().slice(0, 6)}`;
+    await award(table.env, [completed(user, "a"), completed(user, "b")]);
+    const broken = announced({ ...table.env, BUS_NAME: "no-such-bus" });
+    const { source, failures } = await sourceFor(table, broken, {
+      filter: isAwardCandidate,
+      maximumRetryAttempts: 0,
+    });
+    expect(await waitFor(() => failures.length === 1)).toBe(true);
+    await source.stop();
+    const failure = failures[0] as { DDBStreamBatchInfo: { batchSize: number } };
+    const sqs = createSqsClient(table.env);
+    const sendFailure = (body: object) =>
+      sqs.send(
+        new SendMessageCommand({
+          QueueUrl: table.announcerFailureQueueUrl,
+          MessageBody: JSON.stringify(body),
+        }),
+      );
+
+    // A record that says the batch held one record more than its range holds: kept.
+    await sendFailure({
+      ...failure,
+      DDBStreamBatchInfo: {
+        ...failure.DDBStreamBatchInfo,
+        batchSize: failure.DDBStreamBatchInfo.batchSize + 1,
+      },
+    });
+    const short = await runCli(["grants", "replay"], table.env);
+    expect(short.code).toBe(1);
+    expect(short.stdout).toContain(
+      `found ${failure.DDBStreamBatchInfo.batchSize} of the batch's ${failure.DDBStreamBatchInfo.batchSize + 1} records`,
+    );
+    expect(short.stdout).toContain("1 missing");
+    expect((await queueCounts(sqs, table.announcerFailureQueueUrl)).visible).toBe(1);
+    await drain(sqs, table.announcerFailureQueueUrl);
+
+    // The true record, read through empty pages first (as AWS may answer): all published, deleted.
+    await sendFailure(failure);
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.dynamodb,
+      rules: [{ operation: "GetRecords", fault: "emptyPage", probability: 1, times: 3 }],
+      seed: 1,
+    });
+    const replay = await runCli(["grants", "replay"], {
+      ...table.env,
+      AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
+      AWS_ENDPOINT_URL_DYNAMODB_STREAMS: proxy.endpoint,
+    });
+    expect(
+      proxy.counts().emptyPage,
+      `${replay.stdout}${replay.stderr}${JSON.stringify(proxy.counts())}`,
+    ).toBe(3);
+    await proxy.stop();
+    expect(replay.stdout).toContain("2 awards published from 1 batch; 0 batches kept");
+    expect(replay.code).toBe(0);
+    expect((await queueCounts(sqs, table.announcerFailureQueueUrl)).visible).toBe(0);
+    const first = await grantsIn(table.env, table.grantsQueueUrl);
+    expect(first).toHaveLength(2);
+
+    const revoke = await runCli(
+      ["revoke", "-", "--reason", "bug", "--yes"],
+      table.env,
+      `${JSON.stringify({ intentKey: `${user}#a#article.completed` })}\n`,
+    );
+    expect(revoke.code).toBe(0);
+    const republish = await runCli(
+      ["grants", "republish", "--since", "2020-01-01", "--user", user, "--json"],
+      table.env,
+    );
+    expect(JSON.parse(republish.stdout)).toEqual({
+      found: 2,
+      revoked: 1,
+      published: 3,
+      unreadable: [],
+      failed: [],
+    });
+    const bodies = (await drain(sqs, table.grantsQueueUrl)).map((m) => JSON.parse(m.Body ?? "").detail);
+    const granted = first.find((g) => g.data.intentKey === `${user}#a#article.completed`);
+    expect(bodies.map((b) => [b.type, b.data.intentKey])).toEqual(
+      expect.arrayContaining([
+        ["reward.granted", `${user}#a#article.completed`],
+        ["reward.revoked", `${user}#a#article.completed`],
+        ["reward.granted", `${user}#b#article.completed`],
+      ]),
+    );
+    expect(bodies).toHaveLength(3);
+    const revoked = bodies.find((b) => b.type === "reward.revoked");
+    expect(revoked).toMatchObject({
+      data: { intentKey: granted?.data.intentKey, awardedAt: granted?.data.awardedAt, xp: 20, reason: "bug" },
+    });
   });
 });

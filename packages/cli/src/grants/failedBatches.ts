@@ -88,8 +88,8 @@ export interface ReplayFailuresOptions {
 
 /**
  * Pure: why the records read back are not the given-up batch, or undefined when they are.
- * `batchSize` counts the records Lambda handed the function, which the mapping's filter chose
- * (the same test as isAwardCandidate), so it is compared with the awards among those read.
+ * `batchSize` counts the batch's records, its range from the first sequence number to the
+ * last, and is compared with every record read in that range.
  */
 export function missingRecords(
   batch: StreamBatchFailure["DDBStreamBatchInfo"],
@@ -131,7 +131,7 @@ async function replayOne(
   }
   if (!range.ok) return { result: { ...place, outcome: "gone", reason: range.reason }, done: false };
   const awards = range.records.filter(isAwardCandidate);
-  const missing = missingRecords(batch, awards.length, range.reachedEnd);
+  const missing = missingRecords(batch, range.records.length, range.reachedEnd);
   if (missing !== undefined)
     return {
       result: { ...place, awards: awards.length, outcome: "incomplete", reason: missing },
