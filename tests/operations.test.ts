@@ -476,3 +476,54 @@ describe("producers and operators at the command line", () => {
     expect(await dev.exited).toBe(0);
   });
 });
+
+describe("dlq peek and replay part-way: never gone and unshown", () => {
+  const total = async (sqs: SQSClient, url: string) => {
+    const { visible, inFlight } = await queueCounts(sqs, url);
+    return visible + inFlight;
+  };
+  it.for([
+    ["peek", "ReceiveMessage", 1],
+    ["peek", "ChangeMessageVisibilityBatch", 0],
+    ["replay", "ReceiveMessage", 1],
+    ["replay", "DeleteMessage", 0],
+    ["replay", "ChangeMessageVisibilityBatch", 0],
+  ] as const)("dlq %s with %s failing", async ([command, operation, skip], { env, stack }) => {
+    await park(
+      env,
+      Array.from({ length: 12 }, (_, i) => sqsRecord(`{${i}`)),
+    );
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.sqs,
+      rules: [{ operation, fault: "http500", probability: 1, skip }],
+      seed: 1,
+    });
+    // Replay with a filter that matches half: the other half is released at the end.
+    const args =
+      command === "peek"
+        ? ["dlq", "peek", "--max", "20", "--json"]
+        : ["dlq", "replay", "--json", "--max", "6"];
+    const run = await runCli(args, { ...env, AWS_ENDPOINT_URL_SQS: proxy.endpoint });
+    await proxy.stop();
+    expect(run.code).toBe(1);
+    const sqs = sqsOf(env);
+    const inDlq = await total(sqs, env.DLQ_URL as string);
+    const sent = (await queueCounts(sqs, env.QUEUE_URL as string)).visible;
+    if (command === "peek") {
+      expect(inDlq).toBe(12);
+      if (operation === "ChangeMessageVisibilityBatch") expect(JSON.parse(run.stdout)).toHaveLength(12);
+    } else if (operation === "ReceiveMessage") {
+      expect([inDlq, sent]).toEqual([12, 0]);
+    } else if (operation === "DeleteMessage") {
+      // Sent, not deleted: at worst replayed twice, never lost.
+      expect([inDlq, sent]).toEqual([12, 6]);
+      expect(JSON.parse(run.stdout)).toMatchObject({ replayed: 6, failed: 6 });
+    } else {
+      expect([inDlq, sent]).toEqual([6, 6]);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        replayed: 6,
+        notReleased: expect.stringContaining("not released"),
+      });
+    }
+  });
+});
