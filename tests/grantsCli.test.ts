@@ -234,3 +234,40 @@ describe("replay keeps what it cannot account for; republish announces revocatio
     });
   });
 });
+
+describe("grants failures and replay part-way", () => {
+  it.for([
+    ["failures", "ChangeMessageVisibilityBatch", 0],
+    ["failures", "ReceiveMessage", 1],
+    ["replay", "ChangeMessageVisibilityBatch", 0],
+    ["replay", "ReceiveMessage", 1],
+  ] as const)(
+    "grants %s with %s failing keeps every record",
+    async ([command, operation, skip], { stack }) => {
+      const table = await ownTable(stack);
+      const sqs = createSqsClient(table.env);
+      for (let i = 0; i < 12; i++)
+        await sqs.send(
+          new SendMessageCommand({ QueueUrl: table.announcerFailureQueueUrl, MessageBody: `not json ${i}` }),
+        );
+      const proxy = await startFaultProxy({
+        target: stack.endpoints.sqs,
+        rules: [{ operation, fault: "http500", probability: 1, skip }],
+        seed: 1,
+      });
+      const run = await runCli(["grants", command, "--max", "20", "--json"], {
+        ...table.env,
+        AWS_ENDPOINT_URL_SQS: proxy.endpoint,
+      });
+      await proxy.stop();
+      expect(run.code).toBe(1);
+      const { visible, inFlight } = await queueCounts(sqs, table.announcerFailureQueueUrl);
+      expect(visible + inFlight).toBe(12);
+      if (operation === "ChangeMessageVisibilityBatch") {
+        expect(run.stderr).toContain("not released");
+        const shown = JSON.parse(run.stdout);
+        expect(command === "failures" ? shown : shown.results).toHaveLength(12);
+      } else expect(visible).toBe(12);
+    },
+  );
+});
