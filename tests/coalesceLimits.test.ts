@@ -1,4 +1,5 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { WorkerStats } from "@rewards/cli";
 import { type AwardRequest, decodeEvent, intentKey } from "@rewards/core";
 import { awardTogether, createDynamoClient } from "@rewards/core/aws";
 import {
@@ -87,9 +88,10 @@ function forgetTokens(client: unknown): void {
         if (context.commandName === "TransactWriteItemsCommand" && body !== undefined) {
           const text = body instanceof Uint8Array ? Buffer.from(body).toString() : String(body);
           const { ClientRequestToken: _token, ...rest } = JSON.parse(text);
-          args.request.body = JSON.stringify(rest);
+          const stripped = JSON.stringify(rest);
+          args.request.body = stripped;
           if (args.request.headers["content-length"] !== undefined)
-            args.request.headers["content-length"] = String(Buffer.byteLength(args.request.body));
+            args.request.headers["content-length"] = String(Buffer.byteLength(stripped));
         }
         return next(args);
       },
@@ -180,7 +182,8 @@ describe("2. a lost answer under the cap reports what the cap let it pay (§3a, 
     const cap = { REWARDS_DAILY_XP_CAP: "50" };
     const user = newUser("lost-capped");
     // Earlier today: 20 + 5 paid, the day at 25.
-    const before = await run(depsFor(env, cap), [completed(user, "p"), shared(user, "x", "mail")]);
+    const earlier = depsFor(env, cap);
+    const before = await run(earlier, [completed(user, "p"), shared(user, "x", "mail")]);
     expect(before.counts).toEqual({ awarded: 2, duplicate: 0, parked: 0, failed: 0, capped: 0 });
 
     const deps = depsFor(env, cap);
@@ -233,6 +236,10 @@ describe("2. a lost answer under the cap reports what the cap let it pay (§3a, 
     // The metrics (what CloudWatch reads, and what `rewards worker --json`, the demo and the soak add up).
     expect(deps.metrics).toHaveLength(1);
     expect(JSON.parse(deps.metrics[0] as string)).toMatchObject(expected);
+    // What the demo, the soak and `rewards worker --json` count: the function's metrics lines, added up.
+    const stats = new WorkerStats();
+    for (const line of [...earlier.metrics, ...deps.metrics]) expect(stats.recordOutput(line)).toBe(true);
+    expect(stats.outcomes).toEqual({ awarded: 2 + 2, duplicate: 1, parked: 0, failed: 0, capped: 1 });
   });
 });
 
