@@ -241,6 +241,29 @@ describe("2. a lost answer under the cap reports what the cap let it pay (§3a, 
     for (const line of [...earlier.metrics, ...deps.metrics]) expect(stats.recordOutput(line)).toBe(true);
     expect(stats.outcomes).toEqual({ awarded: 2 + 2, duplicate: 1, parked: 0, failed: 0, capped: 1 });
   });
+
+  it("the same message at the same instant (a pinned clock): its own guard's amount is reported, not this plan's", async ({
+    env,
+  }) => {
+    const cap = { REWARDS_DAILY_XP_CAP: "50" };
+    const user = newUser("same-instant-capped");
+    await run(depsFor(env, cap), [completed(user, "a"), completed(user, "b")]);
+    const pinned = Date.now();
+    const deps = { ...depsFor(env, cap), clock: () => pinned };
+    const record = sqsRecord(completed(user, "c"));
+    // The day is at 40: the first delivery pays 10 of 20 (one extra round trip for the cap).
+    const first = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(first.results.map((r) => [r.outcome, r.xp])).toEqual([["awarded", 10]]);
+    // The same message at the same instant plans 20 again (it does not know the day), meets the
+    // guard it wrote — this record's message id and awardedAt — and reports what that paid.
+    const again = await processBatch(deps, sqsEvent([record]), lambdaContext());
+    expect(again.results.map((r) => [r.outcome, r.xp, r.detail])).toEqual([["awarded", 10, LOST_ANSWER_OWN]]);
+    expect(await guardFor(env, [user, "c", "article.completed"])).toMatchObject({
+      amount: 10,
+      requested: 20,
+    });
+    expect(await profile(env, user)).toMatchObject({ xp: 50, awards: 3 });
+  });
 });
 
 describe("3. a record is known by its place in the run (§5a)", () => {
