@@ -8,6 +8,7 @@ export { type CliConfig, configFrom } from "./cliConfig";
 export type { FunctionCode } from "./functions/functionProcess";
 export { deployedAnnouncerSettings, startLocalAnnouncer } from "./functions/localAnnouncer";
 export { startLocalWorker } from "./functions/localWorker";
+export { WorkerStats } from "./functions/workerStats";
 export { checkGrants } from "./grants/checkGrants";
 export { replayFailures } from "./grants/failedBatches";
 export { type AnnouncementShape, readAnnouncement } from "./grants/readAnnouncement";

@@ -258,22 +258,26 @@ function failed(
 /**
  * A guard already there: another delivery's award, unless it holds this record's message id
  * and this attempt's `awardedAt` — then an earlier attempt of ours committed and its answer
- * was lost (where an endpoint does not honour the token), and the award is ours.
+ * was lost (where an endpoint does not honour the token), and the award is ours, at what
+ * that guard paid (its `amount`, what the cap let it pay).
  */
 function paidBefore(
   guard: Record<string, unknown> | undefined,
   award: AwardRequest,
   nowIso: string,
   attempts: number,
-  /** What this attempt planned to pay: the guard it wrote says the same. */
+  /** What the transaction just cancelled planned to pay: only for a guard that does not say. */
   planned: number,
 ): AwardOutcome {
   if (award.messageId === undefined || guard?.messageId !== award.messageId) {
     return { outcome: "duplicate", attempts };
   }
   if (guard.awardedAt === nowIso) {
-    return planned > 0
-      ? { outcome: "awarded", xp: planned, attempts, note: LOST_ANSWER_OWN }
+    // Not `planned`: the same message at the same instant (a pinned clock, a second delivery in
+    // the same millisecond) plans afresh, without the day's total the guard's writer knew.
+    const paid = typeof guard.amount === "number" ? guard.amount : planned;
+    return paid > 0
+      ? { outcome: "awarded", xp: paid, attempts, note: LOST_ANSWER_OWN }
       : { outcome: "capped", attempts, note: LOST_ANSWER_OWN };
   }
   return {
