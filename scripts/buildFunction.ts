@@ -4,7 +4,7 @@
  * options infra/ gives SST (infra/functionBuild.ts), and the `rewards` command's bundle
  * (packages/cli/dist, scripts/buildCli.ts). Prints each bundle's size. `--function
  * worker|announcer` builds that function alone; `--metafile FILE` writes esbuild's metafile (what the bytes
- * are); `--variant` builds an alternative for the cold-start benchmark (`unminified`, or
+ * are); `--no-cli` builds the functions but not the command; `--variant` builds an alternative for the cold-start benchmark (`unminified`, or
  * `sdk-external`: the SDK left to the runtime) to `--outfile`.
  */
 import { writeFile } from "node:fs/promises";
@@ -53,6 +53,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       variant: { type: "string" },
       outfile: { type: "string" },
       metafile: { type: "string" },
+      // The functions alone: the semantic mutants' scratch copy runs the CLI from source.
+      "no-cli": { type: "boolean" },
     },
   });
   const names = values.function
@@ -69,7 +71,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     });
     process.stdout.write(`${outfile.replace(root, "")}: ${(bytes / 1024).toFixed(0)} KiB\n`);
   }
-  if (!values.function && !values.variant) {
+  if (!values.function && !values.variant && !values["no-cli"]) {
     const { outdir, bytes } = await buildCli();
     process.stdout.write(`${outdir.replace(root, "")}/: ${(bytes / 1024).toFixed(0)} KiB\n`);
   }

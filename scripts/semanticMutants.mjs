@@ -112,8 +112,26 @@ function check(mutant, source) {
   return undefined;
 }
 
+// Tests that run a function's deployable bundle (the local function runtime) read
+// packages/*/dist, which the copy lacks (ignored files are not copied): build them, and build
+// them again around each mutant of a file a bundle inlines, so the bundle runs the mutant.
+const BUNDLED = /^packages\/(core|worker|announcer|history|read-api)\/src\//;
+async function buildBundles(dir) {
+  const built = await run(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "scripts/buildFunction.ts", "--no-cli"],
+    dir,
+  );
+  if (built.code !== 0) {
+    console.error(built.output.slice(-4000));
+    console.error("the functions' bundles do not build");
+    process.exit(2);
+  }
+}
+
 const started = Date.now();
 const dir = await scratchCopy();
+await buildBundles(dir);
 console.log(`scratch copy: ${dir}`);
 const results = [];
 try {
@@ -139,8 +157,11 @@ try {
       source.replace(mutant.original, () => mutant.replacement),
     );
     const t0 = Date.now();
+    const bundled = BUNDLED.test(mutant.file);
+    if (bundled) await buildBundles(dir);
     const outcome = await vitest(dir, mutant.tests);
     writeFileSync(path, source);
+    if (bundled) await buildBundles(dir);
     const status = outcome.timedOut ? "timeout" : outcome.code === 0 ? "survived" : "killed";
     const seconds = ((Date.now() - t0) / 1000).toFixed(1);
     results.push({ mutant, status, seconds });
