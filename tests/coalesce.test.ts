@@ -12,6 +12,7 @@ import {
   sqsEvent,
   sqsRecord,
   stackTest,
+  throttled,
 } from "@rewards/testing";
 import { createWorkerDeps, processBatch, type WorkerDeps } from "@rewards/worker";
 import { describe, expect } from "vitest";
@@ -312,5 +313,124 @@ describe("the daily cap in the same transaction (§3a)", () => {
     ]);
     expect(results.map((r) => r.outcome)).toEqual(["awarded", "awarded", "awarded", "capped", "duplicate"]);
     expect(await xpOf(deps, user)).toBe(50);
+  });
+});
+
+describe("FIFO order inside a coalesced run (§5a, issue 34)", () => {
+  const fifo = { groupId: "g1", queueArn: "arn:aws:sqs:us-east-1:000000000000:rewards-events.fifo" };
+  const fifoRun = (deps: WorkerDeps, bodies: string[]) =>
+    processBatch(deps, sqsEvent(bodies.map((body) => sqsRecord(body, fifo))), lambdaContext());
+  /** A day total that is not a number: the day's capped records are rejected, a signup is not. */
+  const poisonDay = (deps: TestDeps, user: string) =>
+    reader(deps).send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: { pk: `USER#${user}`, sk: `DAY#${today()}` },
+        UpdateExpression: "SET xp = :text",
+        ExpressionAttributeValues: { ":text": "ten" },
+      }),
+    );
+  const outcomes = (results: Array<{ outcome: string; cause?: string }>) =>
+    results.map((r) => [r.outcome, r.cause]);
+
+  it("[a rejected, b] of one user, the park failing: both failed, b never paid", async ({ env }) => {
+    const deps = { ...depsFor(env, { REWARDS_DAILY_XP_CAP: "50" }), dlqUrl: undefined };
+    const sent = transactions(deps);
+    const user = newUser("fifo-park-fails");
+    await poisonDay(deps, user);
+    const { results, response } = await fifoRun(deps, [completed(user, "a"), signup(user)]);
+    expect(outcomes(results)).toEqual([
+      ["failed", "park_failed"],
+      ["failed", "fifo_blocked"],
+    ]);
+    expect(response.batchItemFailures).toHaveLength(2);
+    // The signup went in the first transaction only, which was cancelled: nothing written.
+    expect(sent()).toHaveLength(1);
+    expect(await xpOf(deps, user)).toBeUndefined();
+    expect(await guardFor(deps, [user, "signup"])).toBeUndefined();
+  });
+
+  it("the same records of two users: [failed, failed (fifo_blocked)]", async ({ env }) => {
+    const deps = { ...depsFor(env, { REWARDS_DAILY_XP_CAP: "50" }), dlqUrl: undefined };
+    const [ann, bob] = [newUser("fifo-two-a"), newUser("fifo-two-b")];
+    await poisonDay(deps, ann);
+    const { results } = await fifoRun(deps, [completed(ann, "a"), signup(bob)]);
+    expect(outcomes(results)).toEqual([
+      ["failed", "park_failed"],
+      ["failed", "fifo_blocked"],
+    ]);
+    expect(await xpOf(deps, bob)).toBeUndefined();
+  });
+
+  it("[a rejected, b] with a DLQ: a parked first, then b sent and paid", async ({ env }) => {
+    const deps = depsFor(env, { REWARDS_DAILY_XP_CAP: "50" });
+    const log: string[] = [];
+    recordAttempts(deps.dynamo, (attempt) => {
+      log.push(attempt.command);
+      return { kind: "pass" };
+    });
+    recordAttempts(deps.sqs, (attempt) => {
+      log.push(attempt.command);
+      return { kind: "pass" };
+    });
+    const user = newUser("fifo-parked");
+    await poisonDay(deps, user);
+    const { results } = await fifoRun(deps, [completed(user, "a"), signup(user), completed(user, "b")]);
+    expect(results.map((r) => [r.outcome, r.attempts])).toEqual([
+      ["parked", 1],
+      ["awarded", 2],
+      ["parked", 1],
+    ]);
+    // The signup (held behind a) is written only after a's park; b, refused with a, is parked last.
+    expect(log).toEqual([
+      "TransactWriteItemsCommand",
+      "SendMessageCommand",
+      "TransactWriteItemsCommand",
+      "SendMessageCommand",
+    ]);
+    expect(await xpOf(deps, user)).toBe(100);
+  });
+
+  it("[a new, b paid before, c new], the second transaction throttled out: all failed, no XP", async ({
+    env,
+  }) => {
+    const deps = depsFor(env);
+    deps.retryPolicy = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 2000 };
+    const user = newUser("fifo-throttled");
+    await fifoRun(deps, [completed(user, "b")]);
+    let transaction = 0;
+    recordAttempts(deps.dynamo, (attempt) =>
+      attempt.command === "TransactWriteItemsCommand" && transaction++ > 0
+        ? { kind: "fail", error: throttled }
+        : { kind: "pass" },
+    );
+    const { results, response } = await fifoRun(deps, [
+      completed(user, "a"),
+      completed(user, "b"),
+      completed(user, "c"),
+    ]);
+    expect(results.map((r) => [r.outcome, r.cause, r.attempts])).toEqual([
+      ["failed", "transient", 4],
+      ["failed", "fifo_blocked", 1],
+      ["failed", "fifo_blocked", 4],
+    ]);
+    expect(response.batchItemFailures.map((f) => f.itemIdentifier)).toEqual(results.map((r) => r.messageId));
+    expect(await xpOf(deps, user)).toBe(20);
+    expect(await guardFor(deps, [user, "a", "article.completed"])).toBeUndefined();
+  });
+
+  it("a standard queue keeps the coalesced outcomes: [failed, duplicate, failed]", async ({ env }) => {
+    const deps = depsFor(env);
+    deps.retryPolicy = { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 2000 };
+    const user = newUser("std-throttled");
+    await run(deps, [completed(user, "b")]);
+    let transaction = 0;
+    recordAttempts(deps.dynamo, (attempt) =>
+      attempt.command === "TransactWriteItemsCommand" && transaction++ > 0
+        ? { kind: "fail", error: throttled }
+        : { kind: "pass" },
+    );
+    const { results } = await run(deps, [completed(user, "a"), completed(user, "b"), completed(user, "c")]);
+    expect(results.map((r) => r.outcome)).toEqual(["failed", "duplicate", "failed"]);
   });
 });

@@ -38,7 +38,10 @@ export async function awardOnce(
   award: AwardRequest,
   deadline: Deadline = NO_DEADLINE,
 ): Promise<AwardResult> {
-  const [result] = (await awardTogether(deps, [award], deadline)) as [AwardOutcome];
+  // Not in order: never `held`.
+  const [result] = (await awardTogether(deps, [award], deadline)) as [
+    Exclude<AwardOutcome, { outcome: "held" }>,
+  ];
   if (result.outcome === "rejected") throw new AwardError("permanent", result.attempts, result.cause, false);
   if (result.outcome === "failed")
     throw new AwardError(result.kind, result.attempts, result.cause, result.mayHaveCommitted);

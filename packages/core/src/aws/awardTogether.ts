@@ -11,6 +11,7 @@ import {
   readCancellation,
   transactionsOf,
 } from "../domain/awardPlan";
+import { againInOrder } from "../domain/inOrder";
 import {
   cancellationReasons,
   classifyError,
@@ -39,6 +40,11 @@ export type AwardOutcome =
   | { outcome: "duplicate"; attempts: number; note?: string }
   /** Items it needs were refused for good: the message is parked as `rejected`. */
   | { outcome: "rejected"; attempts: number; refused: Refusal[]; cause: unknown }
+  /**
+   * In order only: not written, because an earlier award of the run was rejected (its park may
+   * fail) or failed. The caller sends it again once the earlier records are settled, or fails it.
+   */
+  | { outcome: "held"; attempts: number }
   | {
       outcome: "failed";
       kind: "transient" | "configuration";
@@ -77,9 +83,11 @@ export async function awardTogether(
   deps: AwardDeps,
   awards: readonly AwardRequest[],
   deadline: Deadline = NO_DEADLINE,
+  options: AwardOptions = {},
 ): Promise<AwardOutcome[]> {
-  const now = new Date(deps.clock());
-  const context = { tableName: deps.tableName, now, dailyCap: deps.dailyCap };
+  const now = new Date(options.now ?? deps.clock());
+  const inOrder = options.inOrder === true;
+  const context = { tableName: deps.tableName, now, dailyCap: deps.dailyCap, inOrder };
   const outcomes = new Map<number, AwardOutcome>();
   const firstOf = new Map<string, number>();
   const leads: Array<{ index: number; award: AwardRequest }> = [];
@@ -89,15 +97,20 @@ export async function awardTogether(
     leads.push({ index, award });
   });
   const dayTotals = new Map<string, number>();
+  let stopped = false;
   for (const run of transactionsOf(
     leads.map((lead) => ({ ...lead.award, lead })),
     now,
     deps.dailyCap,
   )) {
-    const settled = await settleRun(deps, run, { ...context, dayTotals }, deadline);
+    // In order, a later transaction waits for whatever an earlier one left unsettled.
+    const settled: AwardOutcome[] = stopped
+      ? run.map((): AwardOutcome => ({ outcome: "held", attempts: 0 }))
+      : await settleRun(deps, run, { ...context, dayTotals }, deadline);
     run.forEach((item, at) => {
       outcomes.set(item.lead.index, settled[at] as AwardOutcome);
     });
+    stopped = inOrder && settled.some((outcome) => UNSETTLED.has(outcome.outcome));
   }
   return awards.map((award, index) => {
     const first = firstOf.get(award.intentKey) as number;
@@ -105,6 +118,20 @@ export async function awardTogether(
     return first === index ? outcome : copyOutcome(outcome);
   });
 }
+
+export interface AwardOptions {
+  /**
+   * FIFO (SPEC §5a): no award is written after an earlier one of the list that may still end
+   * `failed` — a rejected one (its park can fail) or a failed one. Those later awards answer
+   * `held`, unwritten.
+   */
+  inOrder?: boolean | undefined;
+  /** The guards' `:now` (epoch ms) when the caller sends a run's held awards: one `awardedAt` for them all. */
+  now?: number | undefined;
+}
+
+/** Outcomes that may still end `failed` (a rejected award's park can fail): in order, nothing after them is written. */
+const UNSETTLED = new Set<AwardOutcome["outcome"]>(["rejected", "failed", "held"]);
 
 /** A later copy of an intent in the same batch: never paid itself. */
 function copyOutcome(first: AwardOutcome): AwardOutcome {
@@ -172,7 +199,7 @@ const plain = (item: Record<string, unknown>) => unmarshall(item as Record<strin
 async function settleRun(
   deps: AwardDeps,
   run: readonly AwardRequest[],
-  context: AwardPlanContext & { dayTotals: Map<string, number> },
+  context: AwardPlanContext & { dayTotals: Map<string, number>; inOrder: boolean },
   deadline: Deadline,
 ): Promise<AwardOutcome[]> {
   const outcomes: Array<AwardOutcome | undefined> = run.map(() => undefined);
@@ -217,7 +244,6 @@ async function settleRun(
     const reasons = cancellationReasons(sent.error) ?? [];
     const reading = readCancellation(transaction, reasons, awards, context, plain);
     for (const [day, total] of reading.dayTotals) context.dayTotals.set(day, total);
-    const again: number[] = [];
     pending.forEach((index, at) => {
       const verdict = reading.awards[at] as AwardVerdict;
       const award = run[index] as AwardRequest;
@@ -231,8 +257,13 @@ async function settleRun(
           refused: verdict.items,
           cause: sent.error,
         };
-      else again.push(index);
     });
+    const next = againInOrder(reading.awards, context.inOrder);
+    for (const at of next.held) {
+      const index = pending[at] as number;
+      outcomes[index] = { outcome: "held", attempts: attempts[index] as number };
+    }
+    const again = next.again.map((at) => pending[at] as number);
     if (reading.unreadDays.length > 0 && again.length === pending.length) {
       // The cap's condition failed and the endpoint did not say the day's total: nothing to go on.
       const why = new Error(

@@ -5,7 +5,7 @@
  */
 
 export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
-export { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
+export { type AwardDeps, type AwardOptions, type AwardOutcome, awardTogether } from "./awardTogether";
 export { classifyError, type ErrorClass } from "./classifyError";
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export { describeError } from "./describeError";

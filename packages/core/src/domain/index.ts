@@ -35,6 +35,7 @@ export {
 export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
+export { againInOrder } from "./inOrder";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
   buildParkedMessage,

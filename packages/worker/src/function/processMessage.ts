@@ -1,5 +1,11 @@
 import { eventTimeOf, type ParkReason, parkReason, untimelyReason } from "@rewards/core";
-import { type AwardOutcome, awardTogether, type Deadline, describeError } from "@rewards/core/aws";
+import {
+  type AwardOptions,
+  type AwardOutcome,
+  awardTogether,
+  type Deadline,
+  describeError,
+} from "@rewards/core/aws";
 import type { MessageResult } from "./outcome";
 import { parkMessage } from "./parkMessage";
 import type { WorkItem } from "./planGroups";
@@ -62,18 +68,75 @@ export function parkTriaged(
   return park(deps, triaged.item, triaged.reason, withKey, deadline);
 }
 
+type AwardTriaged = Extract<Triaged, { kind: "award" }>;
+
+/** What the worker knows of one award: core's outcome, or an error nothing classified. */
+type Settled = AwardOutcome | { outcome: "unexpected"; attempts: number; cause: unknown };
+
 /**
- * One user's awards, written together (docs/awards.md), to one
- * result each in the order given. Never throws: every error becomes a result.
+ * One user's awards, written together (docs/awards.md), to one result each in the order given.
+ * In order (FIFO, SPEC §5a): the first record that ends `failed` — a transient failure, a park
+ * that failed — fails every later one as `fifo_blocked`, whatever the transaction did for it,
+ * before any of them is parked; core writes nothing after an award that may still fail
+ * (`held`), and the held ones are sent once the records before them are settled. Never throws.
  */
 export async function awardTriaged(
   deps: WorkerDeps,
-  triaged: ReadonlyArray<Extract<Triaged, { kind: "award" }>>,
+  triaged: readonly AwardTriaged[],
   deadline: Deadline,
+  inOrder = false,
 ): Promise<MessageResult[]> {
-  let outcomes: AwardOutcome[];
+  const now = clockOf(deps)();
+  const settled: Settled[] = triaged.map(() => ({ outcome: "held", attempts: 0 }));
+  const results: MessageResult[] = [];
+  let blocked = false;
+  for (const [index, each] of triaged.entries()) {
+    if (!blocked && settled[index]?.outcome === "held") {
+      const waiting = heldFrom(settled, index);
+      const outcomes = await settle(
+        deps,
+        waiting.map((at) => (triaged[at] as AwardTriaged).award),
+        deadline,
+        {
+          inOrder,
+          now,
+        },
+      );
+      waiting.forEach((at, got) => {
+        settled[at] = sumAttempts(settled[at] as Settled, outcomes[got] as Settled);
+      });
+    }
+    const outcome = settled[index] as Settled;
+    // In order: parking a rejected award is one DLQ send each, and FIFO's order holds.
+    const result: MessageResult = blocked
+      ? blockedResult(each, outcome.attempts)
+      : await resultOf(deps, each, outcome, deadline);
+    results.push(result);
+    blocked = inOrder && result.outcome === "failed";
+  }
+  return results;
+}
+
+/** The positions from `from` on that are still `held` (not yet written). Pure. */
+export function heldFrom(settled: ReadonlyArray<{ outcome: string }>, from: number): number[] {
+  const held: number[] = [];
+  for (let at = from; at < settled.length; at++) if (settled[at]?.outcome === "held") held.push(at);
+  return held;
+}
+
+/** A held award's new outcome, counting the transactions that held it before. Pure. */
+export function sumAttempts(before: Settled, after: Settled): Settled {
+  return { ...after, attempts: before.attempts + after.attempts };
+}
+
+async function settle(
+  deps: WorkerDeps,
+  awards: AwardTriaged["award"][],
+  deadline: Deadline,
+  options: AwardOptions,
+): Promise<Settled[]> {
   try {
-    outcomes = await awardTogether(
+    return await awardTogether(
       {
         client: deps.dynamo,
         tableName: deps.tableName,
@@ -81,34 +144,39 @@ export async function awardTriaged(
         retry: { policy: deps.retryPolicy },
         dailyCap: deps.dailyCap,
       },
-      triaged.map((each) => each.award),
+      awards,
       deadline,
+      options,
     );
   } catch (error) {
-    return triaged.map((each) => ({
-      ...baseOf(each.item),
-      intentKey: each.award.intentKey,
-      cause: "unexpected",
-      detail: describeError(error),
-    }));
+    return awards.map(() => ({ outcome: "unexpected", attempts: 0, cause: error }));
   }
-  const results: MessageResult[] = [];
-  // In order: parking a rejected award is one DLQ send each, and FIFO's order holds.
-  for (const [index, each] of triaged.entries()) {
-    results.push(await resultOf(deps, each, outcomes[index] as AwardOutcome, deadline));
-  }
-  return results;
+}
+
+/** A record after a failed one of its FIFO group: failed, whatever was decided for it. */
+function blockedResult(triaged: AwardTriaged, attempts: number): MessageResult {
+  return {
+    ...baseOf(triaged.item),
+    intentKey: triaged.award.intentKey,
+    attempts,
+    cause: "fifo_blocked",
+  };
 }
 
 async function resultOf(
   deps: WorkerDeps,
-  triaged: Extract<Triaged, { kind: "award" }>,
-  outcome: AwardOutcome,
+  triaged: AwardTriaged,
+  outcome: Settled,
   deadline: Deadline,
 ): Promise<MessageResult> {
   const base = { ...baseOf(triaged.item), intentKey: triaged.award.intentKey, attempts: outcome.attempts };
   const note = "note" in outcome && outcome.note !== undefined ? { detail: outcome.note } : {};
   switch (outcome.outcome) {
+    case "held":
+      // Only after a failed record of its group: held, never sent.
+      return blockedResult(triaged, outcome.attempts);
+    case "unexpected":
+      return { ...base, cause: "unexpected", detail: describeError(outcome.cause) };
     case "awarded":
       return { ...base, outcome: "awarded", xp: outcome.xp, ...note };
     case "capped":

@@ -43,7 +43,7 @@ async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promi
     const done =
       segment.kind === "park"
         ? [await parkTriaged(deps, segment.record, deadline)]
-        : await awardTriaged(deps, segment.records, deadline);
+        : await awardTriaged(deps, segment.records, deadline, group.stopOnFailure);
     results.push(...done);
     blocked = group.stopOnFailure && done.some((result) => result.outcome === "failed");
   }
