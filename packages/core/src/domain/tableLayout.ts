@@ -53,6 +53,10 @@ export const guardItemFields = {
   [TTL_ATTRIBUTE]: z.number().int().optional(),
   revokedAt: rfc3339.optional(),
   revokedReason: z.string().optional(),
+  /** The event's time (§2b): absent on a guard written before the history (§12). */
+  eventTime: rfc3339.optional(),
+  /** The event's validated `data` without `userId`: absent on a guard written before the history. */
+  data: z.record(z.string(), z.string()).optional(),
 } as const;
 
 /** The intent key a guard item is for, read from its partition key. */
