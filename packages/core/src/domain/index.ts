@@ -35,6 +35,12 @@ export {
 export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
+export {
+  type HistoryItem,
+  type HistoryOptions,
+  historyItemOf,
+  historyItemSchema,
+} from "./historyItem";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
   buildParkedMessage,
@@ -81,6 +87,14 @@ export {
 } from "./sqsMessage";
 export { readGuard, type StoredGuard } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
-export { dayTotalKey, GUARD_PK_PREFIX, GUARD_SK, guardKey, profileKey } from "./tableLayout";
+export {
+  AWARD_SK_PREFIX,
+  dayTotalKey,
+  GUARD_PK_PREFIX,
+  GUARD_SK,
+  guardKey,
+  historyItemKey,
+  profileKey,
+} from "./tableLayout";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";
