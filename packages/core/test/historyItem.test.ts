@@ -6,6 +6,7 @@ import {
   historyItemKey,
   historyItemOf,
   historyItemSchema,
+  historyPutOf,
 } from "../src/domain";
 
 const AWARDED = "2026-11-29T10:00:01.234Z";
@@ -123,5 +124,23 @@ describe("historyItemOf", () => {
       grantId(signupKey, AWARDED),
     ]);
     expect(item.data).toStrictEqual({});
+  });
+});
+
+describe("historyPutOf", () => {
+  it("an unrevoked image: a Put that never overwrites a revocation", () => {
+    const item = historyItemOf(guard(), { historyDays: 400 });
+    expect(historyPutOf(item, "t")).toStrictEqual({
+      TableName: "t",
+      Item: item,
+      ConditionExpression: "attribute_not_exists(revokedAt)",
+    });
+  });
+
+  it("a revoked image: an unconditional Put (every copy writes the same)", () => {
+    const item = historyItemOf(guard({ revokedAt: "2026-11-30T00:00:00.000Z", revokedReason: "abuse" }), {
+      historyDays: 400,
+    });
+    expect(historyPutOf(item, "t")).toStrictEqual({ TableName: "t", Item: item });
   });
 });

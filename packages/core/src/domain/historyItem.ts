@@ -70,3 +70,23 @@ export function historyItemOf(guard: GuardImage, options: HistoryOptions): Histo
   }
   return item;
 }
+
+/** The history writer's one request per award (docs/history.md, "Exactly once, by construction"). */
+export interface HistoryPut {
+  TableName: string;
+  Item: HistoryItem;
+  /** Only for an unrevoked image: an older image never overwrites a later revocation. */
+  ConditionExpression?: string;
+}
+
+export const HISTORY_PUT_CONDITION = "attribute_not_exists(revokedAt)";
+
+/**
+ * The PutItem of a history item: conditional when the image is unrevoked (a failed condition
+ * is an older image after a revocation: acknowledged, nothing written), unconditional when
+ * revoked (every copy of a revoked image writes the same content). Pure.
+ */
+export function historyPutOf(item: HistoryItem, tableName: string): HistoryPut {
+  if (item.revokedAt !== undefined) return { TableName: tableName, Item: item };
+  return { TableName: tableName, Item: item, ConditionExpression: HISTORY_PUT_CONDITION };
+}

@@ -36,10 +36,13 @@ export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } fro
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
 export {
+  HISTORY_PUT_CONDITION,
   type HistoryItem,
   type HistoryOptions,
+  type HistoryPut,
   historyItemOf,
   historyItemSchema,
+  historyPutOf,
 } from "./historyItem";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
