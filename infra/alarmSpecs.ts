@@ -29,7 +29,14 @@ export function alarmSpecs<Name>(names: {
   announcerFailureQueue: Name;
   historyFunctionName: Name;
 }): AlarmSpec<Name>[] {
-  const { oldestMessageAgeSeconds, failedPeriods, iteratorAgeMs, iteratorAgePeriods } = resources.alarms;
+  const {
+    oldestMessageAgeSeconds,
+    failedPeriods,
+    iteratorAgeMs,
+    iteratorAgePeriods,
+    historyIteratorAgeMs,
+    historyIteratorAgePeriods,
+  } = resources.alarms;
   return [
     {
       name: "DlqNotEmpty",
@@ -125,14 +132,14 @@ export function alarmSpecs<Name>(names: {
     },
     {
       name: "HistoryBehind",
-      description: `The history writer's oldest unwritten award is over ${iteratorAgeMs / 60_000} minutes old (${iteratorAgePeriods} minutes in a row): readers see their awards late; see its logs (throttling, a failing table).`,
+      description: `The history writer's oldest unwritten award is over ${historyIteratorAgeMs / 60_000} minutes old (${historyIteratorAgePeriods} minutes in a row): readers see their awards late; see its logs (throttling, a failing table).`,
       namespace: "AWS/Lambda",
       metricName: "IteratorAge",
       dimensions: { FunctionName: names.historyFunctionName },
       statistic: "Maximum",
-      threshold: iteratorAgeMs,
+      threshold: historyIteratorAgeMs,
       periodSeconds: 60,
-      evaluationPeriods: iteratorAgePeriods,
+      evaluationPeriods: historyIteratorAgePeriods,
     },
     {
       name: "HistoryErrors",
