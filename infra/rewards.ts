@@ -154,7 +154,10 @@ export function createRewards() {
     {
       ...functionSettings("history", history),
       permissions: historyPermissions(rewardsTable.arn, historyFailures.arn),
-      environment: historyEnvironment({ tableName: rewardsTable.name }, { historyDays: settings.historyDays }),
+      environment: historyEnvironment(
+        { tableName: rewardsTable.name },
+        { historyDays: settings.historyDays },
+      ),
     },
     {
       // Guard INSERTs and MODIFYs: every award (0-XP ones too) and every revocation.

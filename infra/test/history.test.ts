@@ -22,8 +22,11 @@ beforeAll(async () => {
 const STREAM_ARN = /Table\/RewardsTable\/stream\/[^/]+$/;
 const TABLE_ARN = /Table\/RewardsTable$/;
 const variables = (r: ProgramRun) =>
-  (named(r, "aws:lambda/function:Function", HISTORY).inputs.environment as { variables: Record<string, string> })
-    .variables;
+  (
+    named(r, "aws:lambda/function:Function", HISTORY).inputs.environment as {
+      variables: Record<string, string>;
+    }
+  ).variables;
 
 describe("the reader's history: a third function on the table's stream", () => {
   it("the history writer: the fixed handler path, the shared build, Node 22, logs kept a month", () => {
@@ -48,12 +51,16 @@ describe("the reader's history: a third function on the table's stream", () => {
 
   it("its environment: TABLE_NAME, REWARDS_HISTORY_DAYS (400 unless the stage says), LOG_LEVEL, and nothing of SST's links", () => {
     const vars = variables(run);
-    expect(vars).toMatchObject({ TABLE_NAME: run.outputs.tableName, REWARDS_HISTORY_DAYS: "400", LOG_LEVEL: "info" });
-    expect(Object.keys(vars).filter((k) => !k.startsWith("SST_")).sort()).toEqual([
-      "LOG_LEVEL",
-      "REWARDS_HISTORY_DAYS",
-      "TABLE_NAME",
-    ]);
+    expect(vars).toMatchObject({
+      TABLE_NAME: run.outputs.tableName,
+      REWARDS_HISTORY_DAYS: "400",
+      LOG_LEVEL: "info",
+    });
+    expect(
+      Object.keys(vars)
+        .filter((k) => !k.startsWith("SST_"))
+        .sort(),
+    ).toEqual(["LOG_LEVEL", "REWARDS_HISTORY_DAYS", "TABLE_NAME"]);
     expect(Object.keys(vars).filter((k) => /^SST_RESOURCE_(Rewards|History)/.test(k))).toEqual([]);
     // The stage's setting reaches it (0: kept forever), and only it.
     expect(variables(forever).REWARDS_HISTORY_DAYS).toBe("0");
