@@ -18,7 +18,8 @@ export interface AlarmSpec<Name = string> {
  * alarms): anything in the DLQ; a backlog older than the limit; the function's own errors
  * and throttles; the worker's `Rewards` metrics (EMF) — `failed` above zero for several
  * minutes in a row (transient failures that do not clear), `parked` at all; the announcer
- * falling behind the stream (its iterator age), and batches it gave up (its failure queue).
+ * falling behind the stream (its iterator age), and batches it gave up (its failure queue);
+ * the history writer falling behind the stream, and its failed invocations.
  */
 export function alarmSpecs<Name>(names: {
   dlq: Name;
@@ -26,8 +27,16 @@ export function alarmSpecs<Name>(names: {
   functionName: Name;
   announcerFunctionName: Name;
   announcerFailureQueue: Name;
+  historyFunctionName: Name;
 }): AlarmSpec<Name>[] {
-  const { oldestMessageAgeSeconds, failedPeriods, iteratorAgeMs, iteratorAgePeriods } = resources.alarms;
+  const {
+    oldestMessageAgeSeconds,
+    failedPeriods,
+    iteratorAgeMs,
+    iteratorAgePeriods,
+    historyIteratorAgeMs,
+    historyIteratorAgePeriods,
+  } = resources.alarms;
   return [
     {
       name: "DlqNotEmpty",
@@ -117,6 +126,29 @@ export function alarmSpecs<Name>(names: {
       metricName: "ApproximateNumberOfMessagesVisible",
       dimensions: { QueueName: names.announcerFailureQueue },
       statistic: "Maximum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "HistoryBehind",
+      description: `The history writer's oldest unwritten award is over ${historyIteratorAgeMs / 60_000} minutes old (${historyIteratorAgePeriods} minutes in a row): readers see their awards late; see its logs (throttling, a failing table).`,
+      namespace: "AWS/Lambda",
+      metricName: "IteratorAge",
+      dimensions: { FunctionName: names.historyFunctionName },
+      statistic: "Maximum",
+      threshold: historyIteratorAgeMs,
+      periodSeconds: 60,
+      evaluationPeriods: historyIteratorAgePeriods,
+    },
+    {
+      name: "HistoryErrors",
+      description:
+        "The history writer failed invocations (its batch is bisected and retried, then given up to its failure queue): see its logs.",
+      namespace: "AWS/Lambda",
+      metricName: "Errors",
+      dimensions: { FunctionName: names.historyFunctionName },
+      statistic: "Sum",
       threshold: 0,
       periodSeconds: 60,
       evaluationPeriods: 1,

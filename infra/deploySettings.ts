@@ -55,6 +55,20 @@ export const deploySettingsSchema = z.object({
   REWARDS_CONSUMER_ACCOUNTS: list(/^\d{12}$/, "12-digit account ids"),
   /** XP one user may earn per UTC day (docs/awards.md, "The daily cap"), handed to the worker; unset: no cap. */
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
+  /** Days a history item is kept after its award (docs/history.md, "Retention"), handed to the history writer; 0: forever; unset: 400. */
+  REWARDS_HISTORY_DAYS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (value.trim() !== "" && Number.isSafeInteger(n) && n >= 0) return n;
+      context.addIssue({
+        code: "custom",
+        message: `must be a whole number of days, 0 or more (0 keeps the history forever), not ${value}`,
+      });
+      return z.NEVER;
+    }),
 });
 
 export interface DeploySettings {
@@ -66,6 +80,8 @@ export interface DeploySettings {
   producerAccounts: string[];
   consumerAccounts: string[];
   dailyCap: number | undefined;
+  /** REWARDS_HISTORY_DAYS; unset: the history writer's default (historyEnvironment's, 400). */
+  historyDays: number | undefined;
 }
 
 /** Where a stage's settings file is: REWARDS_STAGE_SETTINGS if set, else infra/stages/<stage>.json. */
@@ -179,5 +195,6 @@ export function deploySettings(env: Environment = process.env, stage?: StageOpti
     producerAccounts: config.REWARDS_PRODUCER_ACCOUNTS,
     consumerAccounts: config.REWARDS_CONSUMER_ACCOUNTS,
     dailyCap: config.REWARDS_DAILY_XP_CAP,
+    historyDays: config.REWARDS_HISTORY_DAYS,
   };
 }

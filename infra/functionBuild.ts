@@ -1,8 +1,8 @@
 /**
  * The one definition of how the functions are built. infra/ hands it to SST (each function's
  * `nodejs` options) and `npm run build:function` gives it to esbuild directly, so the
- * bundles tested here (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs)
- * are the bundles AWS runs. SST builds with esbuild too (pkg/runtime/node/build.go): platform
+ * bundles tested here (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs,
+ * packages/history/dist/handler.mjs) are the bundles AWS runs. SST builds with esbuild too (pkg/runtime/node/build.go): platform
  * node, bundle, keepNames, mainFields module/main, and for ESM always the banner below.
  */
 export const functionBuild = {
@@ -43,7 +43,10 @@ export interface FunctionEntry {
   outfile: string;
 }
 
-/** The two functions: the worker (the queue) and the announcer (the table's stream). */
+/**
+ * The three functions: the worker (the queue), the announcer and the history writer (both on
+ * the table's stream).
+ */
 export const functionEntries = {
   worker: {
     entry: "packages/worker/src/handler.ts",
@@ -54,6 +57,11 @@ export const functionEntries = {
     entry: "packages/announcer/src/handler.ts",
     handler: "packages/announcer/src/handler.handler",
     outfile: "packages/announcer/dist/handler.mjs",
+  },
+  history: {
+    entry: "packages/history/src/handler.ts",
+    handler: "packages/history/src/handler.handler",
+    outfile: "packages/history/dist/handler.mjs",
   },
 } as const satisfies Record<string, FunctionEntry>;
 

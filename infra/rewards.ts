@@ -1,16 +1,17 @@
-import { announcerEnvironment, resources, workerEnvironment } from "@rewards/core/deploy";
+import { announcerEnvironment, historyEnvironment, resources, workerEnvironment } from "@rewards/core/deploy";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
 import { consumerAccess } from "./consumerAccess";
 import { deploySettings, stageOptions } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
+import { historyPermissions } from "./historyPermissions";
 import { producerAccess } from "./producerAccess";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
 
 /**
- * What both functions' SST definitions share: the same build as `npm run build:function`
+ * What the functions' SST definitions share: the same build as `npm run build:function`
  * (whose bundles the tests run), and their runtime, timeout, memory and log retention.
  */
 function functionSettings(
@@ -37,10 +38,21 @@ function functionSettings(
  * table (TTL, point-in-time recovery, its stream; deletion protection and retention on
  * production), the worker with least-privilege permissions and a concurrency cap, the
  * announcer on the table's stream publishing reward.granted to the rewards bus (its given-up
- * batches to a failure queue), and alarms.
+ * batches to a failure queue), the history writer on the same stream writing each award's
+ * history item (its given-up batches to a failure queue of its own), and alarms.
  */
 export function createRewards() {
-  const { table, queue, deadLetterQueue, redrive, worker, announcer, announcerFailureQueue } = resources;
+  const {
+    table,
+    queue,
+    deadLetterQueue,
+    redrive,
+    worker,
+    announcer,
+    announcerFailureQueue,
+    history,
+    historyFailureQueue,
+  } = resources;
   const production = $app.stage === "production";
   // The stage's settings file (infra/stages/<stage>.json) if it has one; production must.
   const settings = deploySettings(process.env, stageOptions($app.stage, $cli.paths.root));
@@ -131,6 +143,39 @@ export function createRewards() {
     },
   );
 
+  // The reader's history (§12): a consumer of its own on the stream, writing one item per award.
+  const historyFailures = new sst.aws.Queue("HistoryFailures", {
+    transform: {
+      queue: { messageRetentionSeconds: historyFailureQueue.retentionSeconds, sqsManagedSseEnabled: true },
+    },
+  });
+  const historySubscriber = rewardsTable.subscribe(
+    "History",
+    {
+      ...functionSettings("history", history),
+      permissions: historyPermissions(rewardsTable.arn, historyFailures.arn),
+      environment: historyEnvironment(
+        { tableName: rewardsTable.name },
+        { historyDays: settings.historyDays },
+      ),
+    },
+    {
+      // Guard INSERTs and MODIFYs: every award (0-XP ones too) and every revocation.
+      filters: [history.filterPattern],
+      transform: {
+        eventSourceMapping: {
+          batchSize: history.batchSize,
+          startingPosition: history.startingPosition,
+          bisectBatchOnFunctionError: history.bisectBatchOnFunctionError,
+          maximumRetryAttempts: history.maximumRetryAttempts,
+          maximumRecordAgeInSeconds: history.maximumRecordAgeSeconds,
+          functionResponseTypes: ["ReportBatchItemFailures"],
+          destinationConfig: { onFailure: { destinationArn: historyFailures.arn } },
+        },
+      },
+    },
+  );
+
   const topic = settings.alarmEmail ? new aws.sns.Topic("RewardsAlarms") : undefined;
   if (topic && settings.alarmEmail) {
     new aws.sns.TopicSubscription("RewardsAlarmsEmail", {
@@ -145,6 +190,7 @@ export function createRewards() {
     functionName: subscriber.nodes.function.name,
     announcerFunctionName: announcerSubscriber.nodes.function.name,
     announcerFailureQueue: announcerFailures.nodes.queue.name,
+    historyFunctionName: historySubscriber.nodes.function.name,
   };
   for (const spec of alarmSpecs(names)) {
     new aws.cloudwatch.MetricAlarm(spec.name, {
@@ -172,6 +218,7 @@ export function createRewards() {
     busName: bus.name,
     busArn: bus.arn,
     announcerFailureQueueUrl: announcerFailures.url,
+    historyFailureQueueUrl: historyFailures.url,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
   };
 }

@@ -91,7 +91,8 @@ describe("the batch worker against the local stack", () => {
   it("pays one intent once across batches, whatever the message and event ids", async ({ env }) => {
     const deps = depsFor(env);
     const user = newUser("across");
-    const first = await run(deps, [completed(user, "idempotent-writes")]);
+    const firstBody = completed(user, "idempotent-writes");
+    const first = await run(deps, [firstBody]);
     const second = await run(deps, [
       completed(user, "idempotent-writes"),
       completed(user, "idempotent-writes"),
@@ -112,6 +113,9 @@ describe("the batch worker against the local stack", () => {
       messageId: first.results[0]?.messageId,
       awardedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       expiresAt: Math.floor(awardedAt / 1000) + 90 * 86_400,
+      // For the history (§12): the validated data without userId, and the event's own time.
+      data: { articleSlug: "idempotent-writes" },
+      eventTime: JSON.parse(firstBody).time,
     });
     expect(first.results[0]).toMatchObject({ outcome: "awarded", intentKey: key, attempts: 1 });
   });

@@ -44,7 +44,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       endpoint: "ops@example.com",
     });
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
-    expect(alarms).toHaveLength(8);
+    expect(alarms).toHaveLength(10);
     for (const alarm of alarms) {
       expect(alarm.inputs.alarmActions).toEqual([expect.stringMatching(/RewardsAlarms$/)]);
     }
@@ -66,6 +66,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       producerAccounts: [],
       consumerAccounts: [],
       dailyCap: undefined,
+      historyDays: undefined,
     });
     expect(deploySettings({ REWARDS_DAILY_XP_CAP: "200" }).dailyCap).toBe(200);
     expect(() => deploySettings({ REWARDS_DAILY_XP_CAP: "0" })).toThrow(

@@ -16,9 +16,10 @@ export function named(run: ProgramRun, type: string, prefix: string): Registered
   return found[0] as RegisteredResource;
 }
 
-/** The worker's and the announcer's resources, by the names SST gives them. */
+/** The worker's, the announcer's and the history writer's resources, by the names SST gives them. */
 export const WORKER = "EventsSubscriber";
 export const ANNOUNCER = "RewardsSubscriberAnnouncer";
+export const HISTORY = "RewardsSubscriberHistory";
 
 export interface Statement {
   Effect: string;
@@ -26,7 +27,7 @@ export interface Statement {
   Resource: string[];
 }
 
-/** A function role's inline policy statements (WORKER or ANNOUNCER). */
+/** A function role's inline policy statements (WORKER, ANNOUNCER or HISTORY). */
 export function roleStatements(run: ProgramRun, prefix: string): Statement[] {
   const role = named(run, "aws:iam/role:Role", prefix);
   const policies = role.inputs.inlinePolicies as Array<{ policy: string }>;

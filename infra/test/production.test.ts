@@ -133,6 +133,8 @@ describe("production: alarms and outputs", () => {
       "AnnouncerBehind",
       "AnnouncerGaveUp",
       "DlqNotEmpty",
+      "HistoryBehind",
+      "HistoryErrors",
       "MessagesFailing",
       "MessagesParked",
       "QueueBacklogOld",
@@ -178,6 +180,7 @@ describe("production: alarms and outputs", () => {
       busName: expect.stringMatching(/^rewards-production-RewardsBusBus/),
       busArn: expect.stringMatching(/EventBus\/RewardsBusBus$/),
       announcerFailureQueueUrl: expect.stringMatching(/AnnouncerFailuresQueue$/),
+      historyFailureQueueUrl: expect.stringMatching(/HistoryFailuresQueue$/),
     });
   });
 });

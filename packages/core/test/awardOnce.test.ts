@@ -28,6 +28,7 @@ const award: Award & { messageId?: string } = {
   type: "article.completed",
   amount: 20,
   eventId: "evt-1",
+  data: { articleSlug: "a" },
   guardTtlSeconds: 90 * 86_400,
   messageId: "m-1",
 };

@@ -19,6 +19,7 @@ const award = (slug: string, extra: Partial<AwardRequest> = {}): AwardRequest =>
   type: "article.completed",
   amount: 20,
   eventId: `evt-${slug}`,
+  data: { articleSlug: slug },
   guardTtlSeconds: TTL,
   messageId: `m-${slug}`,
   ...extra,
@@ -29,12 +30,14 @@ const signup: AwardRequest = {
   type: "signup.completed",
   amount: 100,
   eventId: "evt-s",
+  data: {},
   guardTtlSeconds: undefined,
 };
 
 describe("planAwardTransaction", () => {
   it("one award: the guard put first, conditionally, then the profile update", () => {
-    expect(planAwardTransaction([award("idempotent-writes")], { tableName: "t", now })).toEqual({
+    const timed = award("idempotent-writes", { eventTime: "2026-11-28T23:59:59.999Z" });
+    expect(planAwardTransaction([timed], { tableName: "t", now })).toStrictEqual({
       input: {
         TransactItems: [
           {
@@ -49,6 +52,8 @@ describe("planAwardTransaction", () => {
                 eventId: "evt-idempotent-writes",
                 messageId: "m-idempotent-writes",
                 awardedAt: "2026-11-29T10:00:00.000Z",
+                data: { articleSlug: "idempotent-writes" },
+                eventTime: "2026-11-28T23:59:59.999Z",
                 expiresAt: epoch + TTL,
               },
               ConditionExpression: "attribute_not_exists(pk) OR expiresAt < :now",
@@ -96,6 +101,9 @@ describe("planAwardTransaction", () => {
     expect(items[1]?.Put?.Item).not.toHaveProperty("expiresAt");
     expect(items[1]?.Put?.Item).not.toHaveProperty("messageId");
     expect(items[1]?.Put?.Item).not.toHaveProperty("requested");
+    // A signup's data is empty, not absent; an award not told its event's time stores none.
+    expect(items[1]?.Put?.Item?.data).toStrictEqual({});
+    expect(items[1]?.Put?.Item).not.toHaveProperty("eventTime");
     expect(new Set(items.slice(0, 3).map((item) => item.Put?.Item?.awardedAt))).toEqual(
       new Set(["2026-11-29T10:00:00.000Z"]),
     );

@@ -38,6 +38,7 @@ const award = (slug: string, extra: Partial<AwardRequest> = {}): AwardRequest =>
   type: "article.completed",
   amount: 20,
   eventId: `evt-${slug}`,
+  data: { articleSlug: slug },
   guardTtlSeconds: 90 * 86_400,
   messageId: `m-${slug}`,
   earnedOn: "2026-12-01",

@@ -33,7 +33,8 @@ describe("decodeEvent", () => {
     ["streak.day", { userId: "u", day: "2026-11-29" }, 10, "u#2026-11-29#streak.day", 90 * DAY],
     ["signup.completed", { userId: "u" }, 100, "u#signup.completed", undefined],
   ])("%s pays %#", (type, data, amount, key, ttl) => {
-    expect(decodeEvent(event(type, data))).toEqual({
+    const { userId: _userId, ...rest } = data;
+    expect(decodeEvent(event(type, data))).toStrictEqual({
       ok: true,
       award: {
         intentKey: key,
@@ -41,6 +42,7 @@ describe("decodeEvent", () => {
         type,
         amount,
         eventId: "evt-01JDX3",
+        data: rest,
         guardTtlSeconds: ttl,
         time: "2026-11-29T10:00:00Z",
         ...(type === "streak.day" ? { day: "2026-11-29" } : {}),
@@ -57,6 +59,8 @@ describe("decodeEvent", () => {
       ),
     );
     expect(decoded.ok && decoded.award.amount).toBe(rules["article.completed"].xp);
+    // The guard keeps only the validated data, for the history: never a claimed amount.
+    expect(decoded.ok && decoded.award.data).toStrictEqual({ articleSlug: "s" });
   });
 
   it("accepts any Unicode userId up to 256 characters", () => {
@@ -206,6 +210,7 @@ describe("decodeEvent", () => {
         type: "signup.completed",
         amount: 100,
         eventId: "evt-01JDX3",
+        data: {},
         guardTtlSeconds: undefined,
       },
     });

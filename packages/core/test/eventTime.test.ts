@@ -11,6 +11,7 @@ const article = (time?: string): Award => ({
   type: "article.completed",
   amount: 20,
   eventId: "e",
+  data: { articleSlug: "a" },
   guardTtlSeconds: 90 * 86_400,
   ...(time ? { time } : {}),
 });

@@ -55,6 +55,8 @@ describe("planSegments", () => {
     const late = eventBody("article.completed", { userId: "ann", articleSlug: "x" }, { time: offset });
     const [one] = triaged(record(late, "1"));
     expect(one?.kind === "award" && one.award.earnedOn).toBe(new Date(at).toISOString().slice(0, 10));
+    // The guard's eventTime is that same instant, in UTC: the history's day is the cap's.
+    expect(one?.kind === "award" && one.award.eventTime).toBe(new Date(Date.parse(offset)).toISOString());
     const [undated] = triaged(
       sqsRecord(JSON.stringify({ ...JSON.parse(completed("ann", "y")), time: undefined }), {
         messageId: "2",
@@ -70,5 +72,14 @@ describe("planSegments", () => {
       new Date(NOW - 86_400_000).toISOString().slice(0, 10),
     );
     expect(undated?.kind === "award" && undated.award.messageId).toBe("2");
+    expect(undated?.kind === "award" && undated.award.eventTime).toBe(
+      new Date(NOW - 86_400_000).toISOString(),
+    );
+    const bare = sqsRecord(JSON.stringify({ ...JSON.parse(completed("ann", "z")), time: undefined }));
+    const [sent] = triaged({
+      ...bare,
+      attributes: { ...bare.attributes, SentTimestamp: String(NOW - 7_200_000) },
+    });
+    expect(sent?.kind === "award" && sent.award.eventTime).toBe(new Date(NOW - 7_200_000).toISOString());
   });
 });

@@ -1,16 +1,4 @@
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { unmarshall } from "@aws-sdk/util-dynamodb";
-import {
-  type Announcement,
-  describeIssues,
-  GUARD_PK_PREFIX,
-  GUARD_SK,
-  guardImageSchema,
-  rewardGranted,
-  rewardRevoked,
-  toIssues,
-} from "@rewards/core";
-import { describeError } from "@rewards/core/aws";
+import { type Announcement, readGuardRecord, rewardGranted, rewardRevoked } from "@rewards/core";
 import type { DynamoDBRecord } from "aws-lambda";
 
 /**
@@ -30,35 +18,10 @@ export type ReadStreamRecord =
  * unless it carries `revokedAt`: the only other write a guard ever gets is its revocation. Pure.
  */
 export function readStreamRecord(record: DynamoDBRecord): ReadStreamRecord {
-  const { Keys: keys, NewImage: image } = record.dynamodb ?? {};
-  const isGuard = keys?.sk?.S === GUARD_SK && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
-  if (!isGuard || (record.eventName !== "INSERT" && record.eventName !== "MODIFY"))
-    return { kind: "skip", record };
-  if (!image)
-    return {
-      kind: "unreadable",
-      record,
-      reason: "a guard write without its new image (the stream must show NEW_IMAGE)",
-    };
-  let plain: unknown;
-  try {
-    plain = unmarshall(image as Record<string, AttributeValue>);
-  } catch (error) {
-    return {
-      kind: "unreadable",
-      record,
-      reason: `the new image is not DynamoDB JSON: ${describeError(error)}`,
-    };
-  }
-  const parsed = guardImageSchema.safeParse(plain);
-  if (!parsed.success) {
-    return {
-      kind: "unreadable",
-      record,
-      reason: describeIssues(toIssues(parsed.error.issues)),
-    };
-  }
-  const guard = parsed.data;
+  const read = readGuardRecord(record);
+  if (read.kind === "other") return { kind: "skip", record };
+  if (read.kind === "unreadable") return { kind: "unreadable", record, reason: read.reason };
+  const guard = read.guard;
   if (guard.revokedAt !== undefined) {
     if (guard.revokedReason === undefined)
       return { kind: "unreadable", record, reason: "revokedReason: a revoked guard must say why" };

@@ -36,3 +36,21 @@ export function announcerEnvironment<T>(
 ): { BUS_NAME: T; LOG_LEVEL: string } {
   return { BUS_NAME: names.busName, LOG_LEVEL: settings.logLevel ?? "info" };
 }
+
+/**
+ * The variables the deployment gives the history's writer (infra/ and the local runtime alike).
+ * REWARDS_HISTORY_DAYS: how long a history item is kept, in days; 0 keeps it forever.
+ */
+export function historyEnvironment<T>(
+  names: { tableName: T },
+  settings: { historyDays?: number | string | undefined; logLevel?: string | undefined } = {},
+): { TABLE_NAME: T; REWARDS_HISTORY_DAYS: string; LOG_LEVEL: string } {
+  return {
+    TABLE_NAME: names.tableName,
+    REWARDS_HISTORY_DAYS: String(settings.historyDays ?? DEFAULT_HISTORY_DAYS),
+    LOG_LEVEL: settings.logLevel ?? "info",
+  };
+}
+
+/** REWARDS_HISTORY_DAYS when unset (§6). */
+export const DEFAULT_HISTORY_DAYS = 400;

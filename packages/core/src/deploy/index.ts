@@ -18,5 +18,10 @@ export {
   sdkVariables,
   urlVariable,
 } from "./config";
-export { announcerEnvironment, workerEnvironment } from "./functionEnvironment";
+export {
+  announcerEnvironment,
+  DEFAULT_HISTORY_DAYS,
+  historyEnvironment,
+  workerEnvironment,
+} from "./functionEnvironment";
 export { resources } from "./resources";

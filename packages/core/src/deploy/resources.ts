@@ -58,6 +58,34 @@ const announcer = {
 } as const;
 
 /**
+ * The history's writer: the table's stream in, one history item per award out (§12). Its own
+ * event source mapping (its own retries, iterator age, failure queue), with the announcer's
+ * filter: the same guard writes, so every award (0 XP included) reaches it.
+ */
+const history = {
+  /** The function's name locally (SST derives its own per stage). */
+  name: "rewards-history",
+  timeoutSeconds: 30,
+  memoryMb: 256,
+  runtime: "nodejs22.x",
+  /** Records per invocation: up to 100 PutItem calls, a few at once. */
+  batchSize: 100,
+  /** Retries of a failing batch (bisected first) before its place goes to the failure queue. */
+  maximumRetryAttempts: 10,
+  /** As the announcer's: 6 hours, leaving 18 of the stream's 24 hours to replay from the stream. */
+  maximumRecordAgeSeconds: 6 * 60 * 60,
+  /** A failing batch is halved until the record that fails is alone: the others go through. */
+  bisectBatchOnFunctionError: true,
+  /** A new mapping reads what the stream already holds: no award made before it existed is missed. */
+  startingPosition: "TRIM_HORIZON",
+  /** The announcer's filter: guard INSERTs and MODIFYs only. */
+  filterPattern: announcer.filterPattern,
+  /** PutItem calls one invocation has in flight at once (distinct item keys). */
+  concurrency: 10,
+  logRetention: "1 month",
+} as const;
+
+/**
  * AWS advises a visibility timeout of at least six times the function timeout plus the
  * batch window, so a message is not redelivered while a retried invocation still holds
  * it; 30 s more on top as headroom.
@@ -90,6 +118,7 @@ export const resources = {
   redrive: { maxReceiveCount: 5 },
   worker,
   announcer,
+  history,
   /** Where `reward.granted` and `reward.revoked` go. Local name; SST derives its own per stage. */
   bus: {
     name: "rewards-bus",
@@ -99,6 +128,11 @@ export const resources = {
   /** The announcer's on-failure destination: batches given up, by their place in the stream. */
   announcerFailureQueue: {
     name: "rewards-announcer-failures",
+    retentionSeconds: 14 * 24 * 60 * 60,
+  },
+  /** The history writer's on-failure destination: batches given up, by their place in the stream. */
+  historyFailureQueue: {
+    name: "rewards-history-failures",
     retentionSeconds: 14 * 24 * 60 * 60,
   },
   /** Locally only: the queue a rule on the bus fills with EventBridge's envelope (`rewards grants tail` reads it). */
@@ -116,6 +150,9 @@ export const resources = {
     /** The announcer's oldest unread award older than this (IteratorAge, 3 minutes in a row): it is falling behind. */
     iteratorAgeMs: 5 * 60 * 1000,
     iteratorAgePeriods: 3,
+    /** The history writer's oldest unread award older than this (IteratorAge, 3 minutes in a row). */
+    historyIteratorAgeMs: 5 * 60 * 1000,
+    historyIteratorAgePeriods: 3,
   },
 } as const;
 

@@ -7,6 +7,8 @@ export interface Award {
   userId: string;
   type: EventType;
   amount: number;
+  /** The event's validated `data` without `userId` (`{}` for a signup): kept on the guard for the history (§12). */
+  data: Record<string, string>;
   /** The emission's CloudEvents id: stored on the guard for audit, never deduplicated on. */
   eventId: string;
   /** Seconds the guard lives (the rule's); undefined: kept forever. */

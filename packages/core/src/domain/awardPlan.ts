@@ -9,6 +9,8 @@ export interface AwardRequest extends Award {
   messageId?: string | undefined;
   /** The UTC day (`YYYY-MM-DD`) of the event's time: the day it counts toward under a daily cap. */
   earnedOn?: string | undefined;
+  /** The event's time (§2b, ISO): the instant `earnedOn` is the UTC day of. Stored on the guard for the history. */
+  eventTime?: string | undefined;
 }
 
 export interface AwardPlanContext {
@@ -86,7 +88,9 @@ function guardItem(award: AwardRequest, paid: number, context: AwardPlanContext)
     amount: paid,
     eventId: award.eventId,
     awardedAt: context.now.toISOString(),
+    data: award.data,
   };
+  if (award.eventTime !== undefined) guard.eventTime = award.eventTime;
   if (paid < award.amount) guard.requested = award.amount;
   if (award.messageId !== undefined) guard.messageId = award.messageId;
   if (award.guardTtlSeconds !== undefined)

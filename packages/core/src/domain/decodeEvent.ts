@@ -90,13 +90,15 @@ function decodeData(
   }
   const keyParts = keyPartsOf(type, parsed.data);
   const day = dayOf(type, parsed.data);
+  const { userId, ...rest } = parsed.data;
   return {
     ok: true,
     award: {
       intentKey: intentKey(keyParts),
-      userId: parsed.data.userId,
+      userId,
       type,
       amount: rule.xp,
+      data: rest,
       eventId,
       guardTtlSeconds: rule.guardTtlSeconds,
       ...(time === undefined ? {} : { time }),

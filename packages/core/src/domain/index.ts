@@ -36,6 +36,16 @@ export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } fro
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
 export { againInOrder } from "./inOrder";
+export { type GuardRecord, readGuardRecord, type TableStreamRecord } from "./guardRecord";
+export {
+  HISTORY_PUT_CONDITION,
+  type HistoryItem,
+  type HistoryOptions,
+  type HistoryPut,
+  historyItemOf,
+  historyItemSchema,
+  historyPutOf,
+} from "./historyItem";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
   buildParkedMessage,
@@ -82,6 +92,14 @@ export {
 } from "./sqsMessage";
 export { readGuard, type StoredGuard } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
-export { dayTotalKey, GUARD_PK_PREFIX, GUARD_SK, guardKey, profileKey } from "./tableLayout";
+export {
+  AWARD_SK_PREFIX,
+  dayTotalKey,
+  GUARD_PK_PREFIX,
+  GUARD_SK,
+  guardKey,
+  historyItemKey,
+  profileKey,
+} from "./tableLayout";
 export { text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";

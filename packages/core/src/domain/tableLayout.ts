@@ -32,6 +32,21 @@ export function dayTotalKey(userId: string, day: string): { pk: string; sk: stri
   return { pk: `USER#${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
 }
 
+/** The sort key prefix of a user's awards in the history (§12): `AWARD#<awardedAt>#<grant id>`. */
+export const AWARD_SK_PREFIX = "AWARD#";
+
+/**
+ * One award in the history, in its user's partition: sorted by `awardedAt` (ISO, so text order
+ * is time order), then by the award's §10 id, which makes two awards of one instant distinct.
+ */
+export function historyItemKey(
+  userId: string,
+  awardedAt: string,
+  grantId: string,
+): { pk: string; sk: string } {
+  return { pk: `USER#${userId}`, sk: `${AWARD_SK_PREFIX}${awardedAt}#${grantId}` };
+}
+
 /**
  * A guard item's attributes as an award writes them (§5) and a revocation marks them. The
  * readers narrow it: the operator's tools read any guard (`storedGuard.ts`), the announcer
@@ -53,6 +68,10 @@ export const guardItemFields = {
   [TTL_ATTRIBUTE]: z.number().int().optional(),
   revokedAt: rfc3339.optional(),
   revokedReason: z.string().optional(),
+  /** The event's time (§2b): absent on a guard written before the history (§12). */
+  eventTime: rfc3339.optional(),
+  /** The event's validated `data` without `userId`: absent on a guard written before the history. */
+  data: z.record(z.string(), z.string()).optional(),
 } as const;
 
 /** The intent key a guard item is for, read from its partition key. */

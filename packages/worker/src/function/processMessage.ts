@@ -53,8 +53,14 @@ export function triage(item: WorkItem, now: number): Triaged {
   // An event older than its rule's memory could meet no guard: it is never paid.
   const untimely = untimelyReason(decoded.award, times, now);
   if (untimely) return { kind: "park", item, reason: untimely, intentKey: decoded.award.intentKey };
-  const earnedOn = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString().slice(0, 10);
-  return { kind: "award", item, award: { ...decoded.award, messageId: record.messageId, earnedOn } };
+  // One instant for both: the day the cap counts it toward is the day of the time the history shows.
+  const eventTime = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString();
+  const earnedOn = eventTime.slice(0, 10);
+  return {
+    kind: "award",
+    item,
+    award: { ...decoded.award, messageId: record.messageId, earnedOn, eventTime },
+  };
 }
 
 /** Parks a record triaged as unfit. Never throws. */

@@ -1,0 +1,92 @@
+import { z } from "zod";
+import { type GuardImage, grantId } from "./rewardGranted";
+import { epochMsOfRfc3339, rfc3339DateTime as rfc3339 } from "./rfc3339";
+import { eventTypes } from "./rules";
+import { AWARD_SK_PREFIX, historyItemKey, intentKeyOfGuard, TTL_ATTRIBUTE } from "./tableLayout";
+
+const DAY_SECONDS = 86_400;
+
+/** An award in the reader's history (§12), as the history writer stores it. */
+export const historyItemSchema = z.object({
+  pk: z.string().startsWith("USER#"),
+  sk: z.string().startsWith(AWARD_SK_PREFIX),
+  /** The award's §10 id: the same for every copy of one award. */
+  id: z.string().regex(/^grant-[A-Za-z0-9_-]{43}$/),
+  type: z.enum(eventTypes),
+  /** The event's validated data without userId: `{articleSlug}`, `{articleSlug, channel}`, `{day}`, `{}`. */
+  data: z.record(z.string(), z.string()),
+  /** XP paid (0 when the daily cap left nothing). */
+  xp: z.number().int().nonnegative(),
+  /** What the rule asked for, only when the cap cut it. */
+  requestedXp: z.number().int().positive().optional(),
+  eventId: z.string().min(1),
+  eventTime: rfc3339,
+  /** The UTC day of eventTime: the day the cap counted it toward. */
+  earnedOn: z.iso.date(),
+  awardedAt: rfc3339,
+  intentKey: z.string().min(1),
+  revokedAt: rfc3339.optional(),
+  revokedReason: z.string().min(1).optional(),
+  /** Epoch seconds: awardedAt + REWARDS_HISTORY_DAYS days; absent when kept forever. */
+  [TTL_ATTRIBUTE]: z.number().int().optional(),
+});
+
+export type HistoryItem = z.infer<typeof historyItemSchema>;
+
+export interface HistoryOptions {
+  /** REWARDS_HISTORY_DAYS: how long the history keeps an award; 0 keeps it forever. */
+  historyDays: number;
+}
+
+/**
+ * The history item of the award a guard image shows (§12). Pure and derived from the image
+ * alone, so every copy and replay of a stream record writes the same item. A guard written
+ * before the history (no eventTime, no data) gets an entry with what it has: its awardedAt
+ * as the event's time, and empty data.
+ */
+export function historyItemOf(guard: GuardImage, options: HistoryOptions): HistoryItem {
+  const intentKey = intentKeyOfGuard(guard.pk);
+  const id = grantId(intentKey, guard.awardedAt);
+  const eventTime = guard.eventTime ?? guard.awardedAt;
+  const item: HistoryItem = {
+    ...historyItemKey(guard.userId, guard.awardedAt, id),
+    id,
+    type: guard.type,
+    data: guard.data ?? {},
+    xp: guard.amount,
+    eventId: guard.eventId,
+    eventTime,
+    // The UTC day of the instant, whatever offset the stored text carries.
+    earnedOn: new Date(epochMsOfRfc3339(eventTime)).toISOString().slice(0, 10),
+    awardedAt: guard.awardedAt,
+    intentKey,
+  };
+  if (guard.requested !== undefined) item.requestedXp = guard.requested;
+  if (guard.revokedAt !== undefined) item.revokedAt = guard.revokedAt;
+  if (guard.revokedReason !== undefined) item.revokedReason = guard.revokedReason;
+  if (options.historyDays > 0) {
+    item[TTL_ATTRIBUTE] =
+      Math.floor(epochMsOfRfc3339(guard.awardedAt) / 1000) + options.historyDays * DAY_SECONDS;
+  }
+  return item;
+}
+
+/** The history writer's one request per award (docs/history.md, "Exactly once, by construction"). */
+export interface HistoryPut {
+  TableName: string;
+  Item: HistoryItem;
+  /** Only for an unrevoked image: an older image never overwrites a later revocation. */
+  ConditionExpression?: string;
+}
+
+export const HISTORY_PUT_CONDITION = "attribute_not_exists(revokedAt)";
+
+/**
+ * The PutItem of a history item: conditional when the image is unrevoked (a failed condition
+ * is an older image after a revocation: acknowledged, nothing written), unconditional when
+ * revoked (every copy of a revoked image writes the same content). Pure.
+ */
+export function historyPutOf(item: HistoryItem, tableName: string): HistoryPut {
+  if (item.revokedAt !== undefined) return { TableName: tableName, Item: item };
+  return { TableName: tableName, Item: item, ConditionExpression: HISTORY_PUT_CONDITION };
+}
