@@ -172,6 +172,8 @@ export function createRewards() {
     busName: bus.name,
     busArn: bus.arn,
     announcerFailureQueueUrl: announcerFailures.url,
+    // The worker's REWARDS_DAILY_XP_CAP (0: none), so `rewards env` gives the CLI the same cap.
+    dailyXpCap: settings.dailyCap ?? 0,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
   };
 }

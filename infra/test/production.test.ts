@@ -178,6 +178,8 @@ describe("production: alarms and outputs", () => {
       busName: expect.stringMatching(/^rewards-production-RewardsBusBus/),
       busArn: expect.stringMatching(/EventBus\/RewardsBusBus$/),
       announcerFailureQueueUrl: expect.stringMatching(/AnnouncerFailuresQueue$/),
+      // No REWARDS_DAILY_XP_CAP: 0, no cap (`rewards env` then unsets the variable).
+      dailyXpCap: 0,
     });
   });
 });
