@@ -7,7 +7,10 @@
  *     pays on the CPU per message besides the network.
  * Also counts DynamoDB calls per message (must be exactly 1 when nothing fails).
  *
- *   npx tsx bench/handler.ts [--batches 20000]
+ *   npx tsx bench/handler.ts [--batches 20000] [--warmup 2000]
+ *
+ * `--warmup`: batches run before each measurement (the JIT's warm-up); the smoke in
+ * tests/benchSmoke.test.ts runs a few, as it times nothing.
  */
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
@@ -19,7 +22,10 @@ import { completed, lambdaContext, sqsEvent, sqsRecord } from "@rewards/testing"
 import { processBatch, type WorkerDeps } from "@rewards/worker";
 import pino from "pino";
 
-const batches = Number(process.argv[process.argv.indexOf("--batches") + 1]) || 20_000;
+const flag = (name: string) =>
+  process.argv.includes(name) ? Number(process.argv[process.argv.indexOf(name) + 1]) : undefined;
+const batches = flag("--batches") || 20_000;
+const warmup = flag("--warmup") ?? 2000;
 const BATCH = 10;
 
 /**
@@ -91,7 +97,7 @@ async function measure(answer: "ok" | "duplicate", mode: "send" | "http") {
   const dynamo = stubDynamo(answer, mode);
   const d = deps(dynamo.client);
   const context = lambdaContext(900_000);
-  for (let i = 0; i < 2000; i++) await processBatch(d, events[i % events.length] as never, context); // warm-up
+  for (let i = 0; i < warmup; i++) await processBatch(d, events[i % events.length] as never, context); // warm-up
   const callsBefore = dynamo.calls();
   const started = performance.now();
   const outcomes = new Map<string, number>();
@@ -120,6 +126,7 @@ function measureDecode() {
 const decodeOnly = measureDecode();
 const report = {
   batches,
+  warmup,
   batchSize: BATCH,
   decodeOnly,
   handler: { awarded: await measure("ok", "send"), duplicate: await measure("duplicate", "send") },

@@ -219,6 +219,8 @@ export function createRewards() {
     busArn: bus.arn,
     announcerFailureQueueUrl: announcerFailures.url,
     historyFailureQueueUrl: historyFailures.url,
+    // The worker's REWARDS_DAILY_XP_CAP (0: none), so `rewards env` gives the CLI the same cap.
+    dailyXpCap: settings.dailyCap ?? 0,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
   };
 }

@@ -283,6 +283,41 @@ describe("configuration and usage errors", () => {
     expect(partial.stderr).toMatch(/lacks what the CLI needs \(queueUrl: .*dlqUrl: .*tableName: /);
   });
 
+  it("rewards env exports the stage's daily cap, unsets it for a stage without one, and says when the outputs predate it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "outputs-"));
+    const outputs = join(dir, "outputs.json");
+    const stage = {
+      region: "eu-west-1",
+      queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
+      dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
+      tableName: "t",
+    };
+    const base =
+      "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
+      "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=t\n";
+    await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 50 }));
+    expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
+      code: 0,
+      stdout: `${base}export REWARDS_DAILY_XP_CAP=50\n`,
+      stderr: "",
+    });
+    const json = await runCli(["env", "--outputs", outputs, "--json"], {});
+    expect(JSON.parse(json.stdout)).toMatchObject({ TABLE_NAME: "t", REWARDS_DAILY_XP_CAP: "50" });
+    // No cap on the stage: a cap left in the shell must not make the CLI judge by it.
+    await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 0 }));
+    expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
+      code: 0,
+      stdout: `${base}unset REWARDS_DAILY_XP_CAP\n`,
+      stderr: "",
+    });
+    await writeFile(outputs, JSON.stringify(stage));
+    expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
+      code: 0,
+      stdout: base,
+      stderr: `rewards: ${outputs} does not say the stage's daily cap (deployed before dailyXpCap was an output): REWARDS_DAILY_XP_CAP left as it is; deploy the stage again to have it\n`,
+    });
+  });
+
   it("usage errors are one line and a hint, exit 2; --help and --version exit 0", async () => {
     const unknown = await cli(["publishh"]);
     expect(unknown).toMatchObject({ code: 2 });

@@ -434,7 +434,7 @@ describe("producers and operators at the command line", () => {
     expect(run).toMatchObject({
       code: 1,
       stderr:
-        "rewards: cannot reach SQS at http://127.0.0.1:1 (connection refused, from AWS_ENDPOINT_URL_SQS): is the local stack running (`npx rewards dev`)? Otherwise check AWS_ENDPOINT_URL_SQS\n",
+        "rewards: cannot reach SQS at http://127.0.0.1:1 (connection refused, from AWS_ENDPOINT_URL_SQS): is `rewards dev` running? Otherwise check AWS_ENDPOINT_URL_SQS\n",
     });
   });
 

@@ -224,7 +224,7 @@ describe("revoking on the embedded DynamoDB", () => {
       code: 1,
       stdout: "",
       stderr:
-        "rewards: cannot reach DynamoDB at http://127.0.0.1:9 (connection refused, from AWS_ENDPOINT_URL_DYNAMODB): is the local stack running (`npx rewards dev`)? Otherwise check AWS_ENDPOINT_URL_DYNAMODB\n",
+        "rewards: cannot reach DynamoDB at http://127.0.0.1:9 (connection refused, from AWS_ENDPOINT_URL_DYNAMODB): is `rewards dev` running? Otherwise check AWS_ENDPOINT_URL_DYNAMODB\n",
     });
     const usage = await runCli(["revoke", "-"], table.env, line);
     expect(usage.code).toBe(2);

@@ -37,6 +37,10 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
     expect(caps.filter((cap) => cap !== undefined)).toEqual(["150"]);
   });
 
+  it("the cap is in the outputs, so `rewards env` gives the CLI the worker's cap", () => {
+    expect(run.outputs.dailyXpCap).toBe(150);
+  });
+
   it("REWARDS_ALARM_EMAIL adds a topic with an email subscription, and every alarm notifies it", () => {
     one(run, "aws:sns/topic:Topic", "RewardsAlarms");
     expect(one(run, "aws:sns/topicSubscription:TopicSubscription").inputs).toMatchObject({

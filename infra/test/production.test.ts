@@ -181,6 +181,8 @@ describe("production: alarms and outputs", () => {
       busArn: expect.stringMatching(/EventBus\/RewardsBusBus$/),
       announcerFailureQueueUrl: expect.stringMatching(/AnnouncerFailuresQueue$/),
       historyFailureQueueUrl: expect.stringMatching(/HistoryFailuresQueue$/),
+      // No REWARDS_DAILY_XP_CAP: 0, no cap (`rewards env` then unsets the variable).
+      dailyXpCap: 0,
     });
   });
 });

@@ -11,6 +11,7 @@ import {
   urlVariable,
 } from "@rewards/core/deploy";
 import { z } from "zod";
+import { useVariables } from "./variablesInUse";
 
 /**
  * The CLI's variables (the README's Configuration table, "cli"). Each command requires what
@@ -42,6 +43,7 @@ export type CliConfig<K extends keyof z.output<CliConfigSchema> = never> = Confi
  * prints them), real AWS otherwise. A missing or bad one is a ConfigError naming it.
  */
 export function commandConfig<K extends keyof z.output<CliConfigSchema>>(...required: K[]): CliConfig<K> {
+  useVariables(required);
   return readConfig(cliConfigSchema, process.env, required);
 }
 

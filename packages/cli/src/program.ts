@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from "./cliError";
 import { COMMANDS, chosenCommand } from "./commandList";
+import { describeFailure } from "./describeFailure";
 
 const { version } = createRequire(import.meta.url)("@rewards/cli/package.json") as { version: string };
 
@@ -50,60 +51,6 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   };
   override(program);
   return program;
-}
-
-/**
- * One line a person can act on. AWS's own messages often leave out the thing they are about
- * ("Requested resource not found"): name it from the configuration.
- */
-function describeFailure(error: unknown, env: NodeJS.ProcessEnv = process.env): string {
-  const name = error instanceof Error ? error.name : "";
-  const message = error instanceof Error ? error.message : String(error);
-  if (name === "ResourceNotFoundException")
-    return `table ${JSON.stringify(env.TABLE_NAME ?? "")} does not exist here (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): ${message}`;
-  if (name === "QueueDoesNotExist" || name.includes("NonExistentQueue"))
-    return `queue does not exist here (check QUEUE_URL ${JSON.stringify(env.QUEUE_URL ?? "")}, DLQ_URL ${JSON.stringify(env.DLQ_URL ?? "")}, AWS_ENDPOINT_URL_SQS): ${message}`;
-  const unreachable = /\b(ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT) (\S+)/.exec(message);
-  if (unreachable) return describeUnreachable(unreachable[1] as string, unreachable[2] as string, env);
-  if (name === "CredentialsProviderError")
-    return `no AWS credentials (set AWS_PROFILE or AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY; against the local stack, the env \`rewards dev\` prints): ${message}`;
-  return message;
-}
-
-const NETWORK_WORDS: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ENOTFOUND: "no such host",
-  EHOSTUNREACH: "host unreachable",
-  ETIMEDOUT: "connection timed out",
-};
-
-/** Which configured service lives at `address` (host:port, or a host name), and what to check. */
-function describeUnreachable(code: string, address: string, env: NodeJS.ProcessEnv): string {
-  const services: Array<[string, string, string | undefined]> = [
-    ["SQS", "AWS_ENDPOINT_URL_SQS", env.AWS_ENDPOINT_URL_SQS],
-    ["DynamoDB", "AWS_ENDPOINT_URL_DYNAMODB", env.AWS_ENDPOINT_URL_DYNAMODB],
-    ["SQS", "QUEUE_URL", env.QUEUE_URL],
-    ["SQS", "DLQ_URL", env.DLQ_URL],
-    ["SQS", "ANNOUNCER_FAILURE_QUEUE_URL", env.ANNOUNCER_FAILURE_QUEUE_URL],
-    ["SQS", "GRANTS_QUEUE_URL", env.GRANTS_QUEUE_URL],
-    ["SQS", "CONSUMER_QUEUE_URL", env.CONSUMER_QUEUE_URL],
-    ["EventBridge", "AWS_ENDPOINT_URL_EVENTBRIDGE", env.AWS_ENDPOINT_URL_EVENTBRIDGE],
-    ["DynamoDB Streams", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS", env.AWS_ENDPOINT_URL_DYNAMODB_STREAMS],
-  ];
-  const hostOf = (url: string) => {
-    try {
-      const parsed = new URL(url);
-      return [parsed.host, parsed.hostname];
-    } catch {
-      return [];
-    }
-  };
-  const match = services.find(([, , url]) => url !== undefined && hostOf(url).includes(address));
-  const what = NETWORK_WORDS[code] ?? code;
-  if (!match)
-    return `cannot reach ${address} (${what}): check the AWS_ENDPOINT_URL_* variables and the network`;
-  const [service, variable, url] = match;
-  return `cannot reach ${service} at ${url} (${what}, from ${variable}): is the local stack running (\`npx rewards dev\`)? Otherwise check ${variable}`;
 }
 
 /**

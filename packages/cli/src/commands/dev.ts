@@ -6,12 +6,19 @@ import { startLocalWorker } from "../functions/localWorker";
 import { integer } from "../options";
 import { cliLogger } from "../stdErrLogger";
 import { untilSignal } from "../untilSignal";
-import { addPollerOptions, type PollerCliOptions, pollerSettings } from "./worker";
+import {
+  addPollerOptions,
+  dailyCapEnv,
+  dailyCapOption,
+  type PollerCliOptions,
+  pollerSettings,
+} from "./worker";
 
 interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
   announcer: boolean;
   json?: boolean;
+  dailyCap?: number;
 }
 
 export function registerDev(program: Command): void {
@@ -23,6 +30,7 @@ export function registerDev(program: Command): void {
       ),
     { minPollers: 0 },
   )
+    .addOption(dailyCapOption())
     .option(
       "--visibility-timeout <seconds>",
       "the queue's visibility timeout: how soon a killed worker's messages come back (default: the deployed 211)",
@@ -31,14 +39,16 @@ export function registerDev(program: Command): void {
     .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
     .option("--json", "print the environment as one JSON object (on one line), for scripts")
     .action(async (options: DevOptions) => {
-      const { LOG_LEVEL, REWARDS_CONCURRENCY } = commandConfig();
+      const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = commandConfig();
+      // The worker's cap (--daily-cap, else the shell's), printed with the env for the other shell's commands.
+      const capEnv = dailyCapEnv(options.dailyCap, REWARDS_DAILY_XP_CAP);
       const logger = cliLogger("rewards-dev", LOG_LEVEL ?? "info");
       const stack = await startLocalStack(
         options.visibilityTimeout ? { visibilityTimeoutSeconds: options.visibilityTimeout } : {},
       );
       try {
         const config = configFrom(
-          { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY },
+          { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY, ...capEnv },
           "QUEUE_URL",
           "TABLE_NAME",
           "BUS_NAME",
@@ -68,9 +78,9 @@ export function registerDev(program: Command): void {
             })
           : undefined;
         if (options.json) {
-          process.stdout.write(`${JSON.stringify(stack.env)}\n`);
+          process.stdout.write(`${JSON.stringify({ ...stack.env, ...capEnv })}\n`);
         } else {
-          const exports = Object.entries(stack.env)
+          const exports = Object.entries({ ...stack.env, ...capEnv })
             .map(([name, value]) => `export ${name}=${value}`)
             .join("\n");
           process.stdout.write(

@@ -14,6 +14,8 @@ const outputsSchema = z.object({
   // A stage deployed before the announcer has neither.
   busName: z.string().min(1).optional(),
   announcerFailureQueueUrl: z.url().optional(),
+  // The worker's REWARDS_DAILY_XP_CAP, 0 for none; a stage deployed before it was an output has none here.
+  dailyXpCap: z.coerce.number().int().min(0).optional(),
 });
 
 export function registerEnv(program: Command): void {
@@ -55,12 +57,17 @@ export function registerEnv(program: Command): void {
         ...(parsed.data.announcerFailureQueueUrl
           ? { ANNOUNCER_FAILURE_QUEUE_URL: parsed.data.announcerFailureQueueUrl }
           : {}),
+        ...(parsed.data.dailyXpCap ? { REWARDS_DAILY_XP_CAP: String(parsed.data.dailyXpCap) } : {}),
       };
+      const cap = parsed.data.dailyXpCap;
+      if (cap === undefined)
+        process.stderr.write(
+          `rewards: ${options.outputs} does not say the stage's daily cap (deployed before dailyXpCap was an output): REWARDS_DAILY_XP_CAP left as it is; deploy the stage again to have it\n`,
+        );
       if (options.json) return printJson(env);
-      process.stdout.write(
-        `${Object.entries(env)
-          .map(([name, value]) => `export ${name}=${value}`)
-          .join("\n")}\n`,
-      );
+      // A stage without a cap unsets the variable, so a cap left in the shell cannot disagree with the worker.
+      const lines = Object.entries(env).map(([name, value]) => `export ${name}=${value}`);
+      if (cap === 0) lines.push("unset REWARDS_DAILY_XP_CAP");
+      process.stdout.write(`${lines.join("\n")}\n`);
     });
 }

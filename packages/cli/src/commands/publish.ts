@@ -5,6 +5,7 @@ import { createPublisher, type PublishResult } from "@rewards/producer";
 import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
+import { unreachableIn } from "../describeFailure";
 import { printJson } from "../output";
 import type { TrafficMessage } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
@@ -90,6 +91,25 @@ async function publishRaw(
   );
 }
 
+const linesWord = (n: number) => (n === 1 ? "1 line" : `${n.toLocaleString("en")} lines`);
+
+/**
+ * Lines that failed because the queue's endpoint could not be reached (the stack not
+ * running, a wrong endpoint): one message for all of them, naming the endpoint and the
+ * variable it came from, instead of the same socket error on every line.
+ */
+function unsentForNetwork(results: readonly LineResult[]): { unreachable?: string; notSent: Set<number> } {
+  const notSent = new Set<number>();
+  let unreachable: string | undefined;
+  for (const r of results) {
+    const described = r.ok || r.error === undefined ? undefined : unreachableIn(r.error);
+    if (!described) continue;
+    notSent.add(r.line);
+    unreachable ??= described;
+  }
+  return unreachable ? { unreachable, notSent } : { notSent };
+}
+
 export function registerPublish(program: Command): void {
   program
     .command("publish")
@@ -119,17 +139,28 @@ export function registerPublish(program: Command): void {
             options.source,
           );
       const failed = results.filter((r) => !r.ok).length;
-      if (options.json) printJson({ published: results.length - failed, failed, results });
+      const { unreachable, notSent } = unsentForNetwork(results);
+      if (options.json)
+        printJson({
+          published: results.length - failed,
+          failed,
+          ...(unreachable ? { unreachable } : {}),
+          results,
+        });
       else {
         for (const r of results) {
+          if (notSent.has(r.line)) continue; // said once, below
           process.stdout.write(
             r.ok
               ? `line ${r.line}: ok${r.messageId ? ` ${r.messageId}` : ""}\n`
               : `line ${r.line}: error ${r.error}\n`,
           );
         }
-        process.stdout.write(`${results.length - failed} published, ${failed} failed\n`);
+        process.stdout.write(
+          `${results.length - failed} published, ${failed} failed${notSent.size > 0 ? ` (${linesWord(notSent.size)} not sent: the queue could not be reached)` : ""}\n`,
+        );
       }
+      if (unreachable) process.stderr.write(`rewards: ${unreachable}\n`);
       if (failed > 0) process.exitCode = 1;
     });
 }

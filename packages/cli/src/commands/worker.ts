@@ -47,6 +47,32 @@ export function addPollerOptions(command: Command, { minPollers = 1 } = {}): Com
     );
 }
 
+/**
+ * `--daily-cap <n>` (rewards worker, rewards dev): the worker's REWARDS_DAILY_XP_CAP; 0 is none,
+ * whatever the shell says. Without the option, the shell's REWARDS_DAILY_XP_CAP (SPEC §9).
+ */
+export function dailyCapOption(): Option {
+  return new Option(
+    "--daily-cap <xp>",
+    "the most XP one user earns per UTC day, handed to the worker as REWARDS_DAILY_XP_CAP; 0: no cap (default: REWARDS_DAILY_XP_CAP)",
+  ).argParser(integer(0));
+}
+
+/** The cap the worker runs with: the option's (0: none), else the shell's variable. */
+export function dailyCapOf(option: number | undefined, fromShell: number | undefined): number | undefined {
+  if (option === undefined) return fromShell;
+  return option > 0 ? option : undefined;
+}
+
+/** The same as the variable a function's (or another shell's) environment takes; {} for no cap. */
+export function dailyCapEnv(
+  option: number | undefined,
+  fromShell: number | undefined,
+): { REWARDS_DAILY_XP_CAP?: string } {
+  const cap = dailyCapOf(option, fromShell);
+  return cap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(cap) };
+}
+
 export function pollerSettings(options: PollerCliOptions) {
   return {
     pollers: options.pollers,
@@ -65,13 +91,18 @@ export function registerWorker(program: Command): void {
         "run the Lambda handler against QUEUE_URL with Lambda's SQS semantics, until SIGINT/SIGTERM",
       ),
   )
+    .addOption(dailyCapOption())
     .option(
       "--drain",
       "stop once the queue is empty (nothing visible, in flight or delayed), and say what happened",
     )
     .option("--json", "print the final statistics as JSON")
-    .action(async (options: PollerCliOptions & { json?: boolean; drain?: boolean }) => {
-      const config = commandConfig("QUEUE_URL", "TABLE_NAME");
+    .action(async (options: PollerCliOptions & { json?: boolean; drain?: boolean; dailyCap?: number }) => {
+      const shell = commandConfig("QUEUE_URL", "TABLE_NAME");
+      const config = {
+        ...shell,
+        REWARDS_DAILY_XP_CAP: dailyCapOf(options.dailyCap, shell.REWARDS_DAILY_XP_CAP),
+      };
       const logger = cliLogger("rewards-poller", config.LOG_LEVEL ?? "info");
       const worker = await startLocalWorker({
         config,
