@@ -4,20 +4,24 @@
 //   1. node_modules missing or older than the lockfile/manifests -> `npm ci`
 //   2. moto[server] 5.2.x importable by python3 or .venv/bin/python -> nothing to do;
 //      otherwise create .venv and pip-install it there; if that fails, say what to install.
+//   3. the CLI's bundle (packages/cli/dist) missing or older than a file it was built from
+//      -> scripts/buildCli.ts, so the `rewards` after it runs plain JavaScript, not tsx.
+// Its checks are exported for tests/bootstrap.test.ts; run as a script, it does all three.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const MOTO_REQUIREMENT = "moto[server]==5.2.1";
 const STAMP = join(root, "node_modules", ".rewards-install-stamp");
-const MANIFESTS = [
-  "package.json",
-  "package-lock.json",
-  ...["core", "worker", "producer", "local", "cli"].map((p) => `packages/${p}/package.json`),
-];
+
+/** The root manifest, the lockfile and every workspace's manifest (the root's `workspaces`, as npm reads them). */
+export function manifestsOf(rootDir = root) {
+  const { workspaces = [] } = JSON.parse(readFileSync(join(rootDir, "package.json"), "utf8"));
+  return ["package.json", "package-lock.json", ...workspaces.map((w) => `${w}/package.json`)];
+}
 
 function fail(message) {
   process.stderr.write(`\nbootstrap: ${message}\n\n`);
@@ -33,7 +37,7 @@ if (major < 20) fail(`Node.js >= 20 is required, this is ${process.version}`);
 
 function manifestsHash() {
   const hash = createHash("sha256");
-  for (const file of MANIFESTS) {
+  for (const file of manifestsOf()) {
     const path = join(root, file);
     hash.update(file).update(existsSync(path) ? readFileSync(path) : "");
   }
@@ -89,5 +93,36 @@ function ensureMoto() {
   }
 }
 
-ensureNodeModules();
-ensureMoto();
+/**
+ * The CLI's bundle is fresh when it exists and no file it was built from (dist/inputs.json,
+ * written by scripts/buildCli.ts) is newer: the test packages/cli/bin/rewards.js makes before
+ * it runs the bundle. A stat per input, no hashing: a few milliseconds.
+ */
+export function cliBundleIsFresh(rootDir = root) {
+  try {
+    const built = statSync(join(rootDir, "packages/cli/dist/rewards.mjs")).mtimeMs;
+    const inputs = JSON.parse(readFileSync(join(rootDir, "packages/cli/dist/inputs.json"), "utf8"));
+    return inputs.every((path) => statSync(join(rootDir, path)).mtimeMs <= built);
+  } catch {
+    return false;
+  }
+}
+
+export function ensureCliBundle(rootDir = root) {
+  if (cliBundleIsFresh(rootDir)) return;
+  say("the CLI's bundle is missing or older than its sources: building it (scripts/buildCli.ts)");
+  const tsx = join(rootDir, "node_modules", ".bin", "tsx");
+  const result = spawnSync(tsx, [join(rootDir, "scripts", "buildCli.ts")], {
+    cwd: rootDir,
+    stdio: "inherit",
+  });
+  // Not fatal: without the bundle, `rewards` runs its source through tsx (slower to start).
+  if (result.status !== 0)
+    say(`building the CLI's bundle failed (exit ${result.status}); rewards runs from source`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  ensureNodeModules();
+  ensureMoto();
+  ensureCliBundle();
+}

@@ -52,3 +52,9 @@ export async function buildCli(): Promise<{ outdir: string; bytes: number }> {
   const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
   return { outdir, bytes };
 }
+
+// `tsx scripts/buildCli.ts`: the bundle alone (scripts/bootstrap.mjs runs it when the bundle is stale).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { outdir, bytes } = await buildCli();
+  process.stdout.write(`${outdir.replace(root, "")}/: ${(bytes / 1024).toFixed(0)} KiB\n`);
+}
