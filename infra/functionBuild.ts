@@ -43,7 +43,7 @@ export interface FunctionEntry {
   outfile: string;
 }
 
-/** The two functions: the worker (the queue) and the announcer (the table's stream). */
+/** The functions: the worker (the queue), the announcer and the history's writer (the table's stream). */
 export const functionEntries = {
   worker: {
     entry: "packages/worker/src/handler.ts",
@@ -54,6 +54,11 @@ export const functionEntries = {
     entry: "packages/announcer/src/handler.ts",
     handler: "packages/announcer/src/handler.handler",
     outfile: "packages/announcer/dist/handler.mjs",
+  },
+  history: {
+    entry: "packages/history/src/handler.ts",
+    handler: "packages/history/src/handler.handler",
+    outfile: "packages/history/dist/handler.mjs",
   },
 } as const satisfies Record<string, FunctionEntry>;
 

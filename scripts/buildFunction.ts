@@ -1,9 +1,10 @@
 /**
- * `npm run build:function`: the deployable bundles of both functions
- * (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs), built with the
+ * `npm run build:function`: the deployable bundles of the functions
+ * (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs,
+ * packages/history/dist/handler.mjs), built with the
  * options infra/ gives SST (infra/functionBuild.ts), and the `rewards` command's bundle
  * (packages/cli/dist, scripts/buildCli.ts). Prints each bundle's size. `--function
- * worker|announcer` builds that function alone; `--metafile FILE` writes esbuild's metafile (what the bytes
+ * worker|announcer|history` builds that function alone; `--metafile FILE` writes esbuild's metafile (what the bytes
  * are); `--variant` builds an alternative for the cold-start benchmark (`unminified`, or
  * `sdk-external`: the SDK left to the runtime) to `--outfile`.
  */
