@@ -35,7 +35,6 @@ export {
 export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
-export { type GuardRecord, readGuardRecord, type TableStreamRecord } from "./guardRecord";
 export {
   HISTORY_PUT_CONDITION,
   type HistoryItem,

@@ -1,6 +1,6 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { historyItemOf, historyPutOf, readGuardRecord } from "@rewards/core";
-import { describeError, embeddedMetrics } from "@rewards/core/aws";
+import { historyItemOf, historyPutOf } from "@rewards/core";
+import { describeError, embeddedMetrics, readGuardRecord } from "@rewards/core/aws";
 import { resources } from "@rewards/core/deploy";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import pLimit from "p-limit";
