@@ -108,6 +108,7 @@ describe("the history's writer over the table's stream", () => {
 
     // Replaying a's older (unrevoked) image after the revocation leaves it revoked.
     expect(await writeHistory(env, [guards[0]])).toEqual({ batchItemFailures: [] });
+    expect(await historyOf(env, table.tableName, user)).toEqual(want);
     // A copy of the whole stream writes the same items.
     expect(await writeHistory(env, records)).toEqual({ batchItemFailures: [] });
     expect(await historyOf(env, table.tableName, user)).toEqual(want);
