@@ -97,6 +97,7 @@ export {
   GUARD_SK,
   guardKey,
   historyItemKey,
+  intentKeyOfGuard,
   profileKey,
 } from "./tableLayout";
 export { text } from "./text";
