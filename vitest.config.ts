@@ -20,6 +20,7 @@ const UNIT = [
   "packages/core/test/**/*.test.ts",
   "packages/worker/test/**/*.test.ts",
   "packages/announcer/test/**/*.test.ts",
+  "packages/history/test/**/*.test.ts",
   "packages/producer/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
 ];

@@ -37,6 +37,7 @@ describe("rewards demo", () => {
     const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]> & {
       faults: Record<string, number>;
       busFaults: Record<string, number>;
+      history: { guards: number; items: number; mismatched: string[] };
       grants: {
         awards: number;
         announced: number;
@@ -65,6 +66,8 @@ describe("rewards demo", () => {
     });
     expect(report.busFaults.commitThenDrop).toBeGreaterThan(0);
     expect(report.grants.copies).toBeGreaterThan(report.grants.announced);
+    // One history item per award (0 XP included), the guard's xp and revocation.
+    expect(report.history).toEqual({ guards: report.paid, items: report.paid, mismatched: [] });
   });
 });
 

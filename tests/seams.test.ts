@@ -73,13 +73,13 @@ describe("nothing in core knows a command line", () => {
   );
 });
 
-describe("the two functions are one shape", () => {
+describe("the three functions are one shape", () => {
   const layout = (pkg: string) =>
     sources(`packages/${pkg}/src`)
       .map((file) => file.slice(`packages/${pkg}/src/`.length))
       .filter((file) => ["handler.ts", "index.ts"].includes(file) || file.startsWith("function/"));
 
-  it.each(["worker", "announcer"])(
+  it.each(["worker", "announcer", "history"])(
     "%s: handler.ts over function/createHandler.ts and function/processBatch.ts",
     (pkg) => {
       expect(layout(pkg)).toEqual(

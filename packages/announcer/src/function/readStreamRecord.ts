@@ -1,4 +1,5 @@
-import { type Announcement, readGuardRecord, rewardGranted, rewardRevoked } from "@rewards/core";
+import { type Announcement, rewardGranted, rewardRevoked } from "@rewards/core";
+import { readGuardRecord } from "@rewards/core/aws";
 import type { DynamoDBRecord } from "aws-lambda";
 
 /**

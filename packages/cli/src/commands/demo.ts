@@ -85,6 +85,7 @@ export function registerDemo(program: Command): void {
             .join(", "),
           redelivered: `${report.redelivered} (${report.transientFailures} failed attempts)`,
           "reward.granted: ids / copies": `${report.grants.announced} / ${report.grants.copies} (${report.grants.missing.length} missing, ${report.grants.unexpected.length} for no award)`,
+          "history: items / guards": `${report.history.items} / ${report.history.guards}`,
           "faults on the bus": Object.entries(report.busFaults)
             .filter(([kind, n]) => n > 0 && kind !== "forwarded")
             .map(([kind, n]) => `${kind} ${n}`)

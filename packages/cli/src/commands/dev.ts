@@ -2,6 +2,7 @@ import { startLocalStack } from "@rewards/local";
 import type { Command } from "commander";
 import { commandConfig, configFrom } from "../cliConfig";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
+import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
 import { startLocalWorker } from "../functions/localWorker";
 import { integer } from "../options";
 import { cliLogger } from "../stdErrLogger";
@@ -17,6 +18,7 @@ import {
 interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
   announcer: boolean;
+  history: boolean;
   json?: boolean;
   dailyCap?: number;
 }
@@ -26,7 +28,7 @@ export function registerDev(program: Command): void {
     program
       .command("dev")
       .description(
-        "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker and a stream source running the announcer, and print the env to point other shells at them; Ctrl-C stops",
+        "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker and stream sources running the announcer and the history's writer, and print the env to point other shells at them; Ctrl-C stops",
       ),
     { minPollers: 0 },
   )
@@ -37,6 +39,7 @@ export function registerDev(program: Command): void {
       integer(1, 43_200),
     )
     .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
+    .option("--no-history", "do not run the history's writer (the reader's history stays empty)")
     .option("--json", "print the environment as one JSON object (on one line), for scripts")
     .action(async (options: DevOptions) => {
       const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = commandConfig();
@@ -77,6 +80,15 @@ export function registerDev(program: Command): void {
               onOutput,
             })
           : undefined;
+        const history = options.history
+          ? await startLocalHistory({
+              config,
+              code: options.function,
+              settings: deployedHistorySettings(),
+              logger,
+              onOutput,
+            })
+          : undefined;
         if (options.json) {
           process.stdout.write(`${JSON.stringify({ ...stack.env, ...capEnv })}\n`);
         } else {
@@ -86,7 +98,8 @@ export function registerDev(program: Command): void {
           process.stdout.write(
             `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB and its stream: ${stack.backends.dynamodb}, EventBridge: ${stack.backends.eventbridge}); ` +
               `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
-              `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}.\n` +
+              `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}; ` +
+              `${history ? `the history's writer records every award in ${config.TABLE_NAME}` : "no history's writer (--no-history)"}.\n` +
               `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`.\n` +
               "Every announcement goes to two queues, so that `grants tail` and a consumer under development never take each other's events: " +
               "GRANTS_QUEUE_URL holds EventBridge's envelope (what `npx rewards grants tail` reads), " +
@@ -95,7 +108,7 @@ export function registerDev(program: Command): void {
           );
         }
         await untilSignal(() => logger.info("stopping"));
-        await Promise.all([worker?.stop(), announcer?.stop()]);
+        await Promise.all([worker?.stop(), announcer?.stop(), history?.stop()]);
       } finally {
         await stack.stop();
       }

@@ -4,6 +4,7 @@ import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from
 import { clientsFor, configFrom } from "../cliConfig";
 import { replayDlq } from "../dlq/filteredReplay";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
+import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
 import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";
 import { checkGrants, type GrantCheck } from "../grants/checkGrants";
@@ -16,6 +17,7 @@ import { queueCounts } from "../queues/queueCounts";
 import { waitUntilDrained } from "../queues/waitForDrain";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
+import { checkHistory, type HistoryCheck } from "./checkHistory";
 
 export interface DemoOptions extends TrafficOptions {
   /** Share of DynamoDB transactions that meet an injected fault. */
@@ -63,6 +65,8 @@ export interface DemoReport {
   mismatches: Mismatch[];
   /** reward.granted as the local bus delivered it, against the table's awards. */
   grants: GrantCheck & { givenUp: number; replayedBatches: number };
+  /** Every guard's one history item (§12). */
+  history: HistoryCheck;
   /** Faults injected on the announcer's PutEvents calls. */
   busFaults: Record<FaultKind, number>;
   seconds: number;
@@ -183,6 +187,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       },
       logger: options.logger,
     });
+    // The history's writer, on the same stream with a checkpoint of its own.
+    const history = await startLocalHistory({
+      config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME"),
+      code: options.code ?? "source",
+      settings: {
+        ...deployedHistorySettings(),
+        timeoutMs: DEMO_TIMEOUT_MS,
+        pollIntervalMs: 100,
+        retryDelayMs: 50,
+      },
+      logger: options.logger,
+    });
     const { stats } = worker;
     const problems: string[] = [];
     const progress = () => {
@@ -212,6 +228,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (!(await waitUntilAnnounced(announcer.source, Date.now(), timeoutMs)))
       problems.push(`the announcer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
     await announcer.stop();
+    if (!(await waitUntilAnnounced(history.source, Date.now(), timeoutMs)))
+      problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
+    await history.stop();
+    const historyCheck = await checkHistory(dynamo, config.TABLE_NAME);
     // Batches given up under the injected faults: replayed from the stream, as an operator would.
     const replayedBatches = await replayFailures({
       sqs,
@@ -267,6 +287,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       actualXp: check.actualTotal,
       mismatches: check.mismatches,
       grants: { ...grants, givenUp: announcer.source.givenUp, replayedBatches: replayedBatches.length },
+      history: historyCheck,
       busFaults: busProxy.counts(),
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
@@ -297,6 +318,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (unreplayed > 0) problems.push(`${unreplayed} given-up announcer batches could not be replayed`);
     if (grantsAmong(received).length !== received.announcements.length + received.unreadable.length)
       problems.push("messages on the grants queue that are not reward.granted");
+    if (historyCheck.items !== historyCheck.guards || historyCheck.mismatched.length > 0)
+      problems.push(
+        `${historyCheck.items} history items for ${historyCheck.guards} guards (${historyCheck.mismatched.length} mismatched)`,
+      );
     report.ok = problems.length === 0;
     return report;
   } finally {

@@ -1,42 +1,18 @@
-import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { isAwardCandidate } from "@rewards/announcer";
-import { createDynamoClient, createSqsClient, type Logger } from "@rewards/core/aws";
+import type { Logger } from "@rewards/core/aws";
 import { resources } from "@rewards/core/deploy";
-import {
-  fileCheckpoints,
-  type StreamSource,
-  type StreamSourceOptions,
-  startStreamSource,
-} from "@rewards/local";
-import type { DynamoDBBatchResponse } from "aws-lambda";
+import type { StreamSource } from "@rewards/local";
 import type { CliConfig } from "../cliConfig";
-import { createStreamsClient, tableStreamArn } from "../grants/tableStream";
 import { startAnnouncerFunction } from "./announcerFunction";
 import { AnnouncerStats } from "./announcerStats";
 import { type FunctionCode, outputTo } from "./functionProcess";
+import { mappingSettingsOf, type StreamMappingSettings, startStreamFunction } from "./streamFunction";
 
-export type AnnouncerSettings = Pick<
-  StreamSourceOptions,
-  | "batchSize"
-  | "maximumRetryAttempts"
-  | "maximumRecordAgeSeconds"
-  | "bisectBatchOnFunctionError"
-  | "startingPosition"
-  | "pollIntervalMs"
-  | "retryDelayMs"
-> & { timeoutMs: number };
+export type AnnouncerSettings = StreamMappingSettings;
 
 /** The deployed mapping's settings (resources.announcer), for a local announcer. */
 export function deployedAnnouncerSettings(): AnnouncerSettings {
-  const { announcer } = resources;
-  return {
-    batchSize: announcer.batchSize,
-    maximumRetryAttempts: announcer.maximumRetryAttempts,
-    maximumRecordAgeSeconds: announcer.maximumRecordAgeSeconds,
-    bisectBatchOnFunctionError: announcer.bisectBatchOnFunctionError,
-    startingPosition: announcer.startingPosition,
-    timeoutMs: announcer.timeoutSeconds * 1000,
-  };
+  return mappingSettingsOf(resources.announcer);
 }
 
 export interface LocalAnnouncerOptions {
@@ -71,48 +47,15 @@ export async function startLocalAnnouncer(options: LocalAnnouncerOptions): Promi
     timeoutMs: settings.timeoutMs,
     ...outputTo(stats, options.onOutput),
   });
-  const dynamo = createDynamoClient(config);
-  const sqs = createSqsClient(config);
-  try {
-    await runtime.warm();
-    const streamArn = await tableStreamArn(dynamo, config.TABLE_NAME);
-    const failureQueueUrl = config.ANNOUNCER_FAILURE_QUEUE_URL;
-    const source = await startStreamSource({
-      streams: createStreamsClient(config),
-      streamArn,
-      handler: (event, context) => runtime.invoke(event, context) as Promise<DynamoDBBatchResponse>,
-      handlerEnforcesTimeout: true,
-      logger: options.logger,
-      filter: isAwardCandidate,
-      ...settings,
-      ...(options.checkpointFile
-        ? { checkpoints: await fileCheckpoints(options.checkpointFile, streamArn) }
-        : {}),
-      ...(failureQueueUrl
-        ? {
-            onFailure: async (failure) => {
-              await sqs.send(
-                new SendMessageCommand({ QueueUrl: failureQueueUrl, MessageBody: JSON.stringify(failure) }),
-              );
-            },
-          }
-        : {}),
-      onBatch: (summary) => stats.recordBatch(summary),
-    });
-    return {
-      source,
-      stats,
-      stop: async () => {
-        await source.stop();
-        await runtime.stop();
-        dynamo.destroy();
-        sqs.destroy();
-      },
-    };
-  } catch (error) {
-    await runtime.stop();
-    dynamo.destroy();
-    sqs.destroy();
-    throw error;
-  }
+  const { source, stop } = await startStreamFunction({
+    runtime,
+    config,
+    settings,
+    filter: isAwardCandidate,
+    failureQueueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
+    checkpointFile: options.checkpointFile,
+    logger: options.logger,
+    onBatch: (summary) => stats.recordBatch(summary),
+  });
+  return { source, stats, stop };
 }

@@ -12,6 +12,7 @@ export { describeError } from "./describeError";
 export { createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
+export { type GuardRecord, readGuardRecord, type TableStreamRecord } from "./guardRecord";
 export { createLogger, type Logger } from "./logger";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";

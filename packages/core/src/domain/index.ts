@@ -36,7 +36,6 @@ export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } fro
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
 export { againInOrder } from "./inOrder";
-export { type GuardRecord, readGuardRecord, type TableStreamRecord } from "./guardRecord";
 export {
   HISTORY_PUT_CONDITION,
   type HistoryItem,
@@ -99,6 +98,7 @@ export {
   GUARD_SK,
   guardKey,
   historyItemKey,
+  intentKeyOfGuard,
   profileKey,
 } from "./tableLayout";
 export { text } from "./text";

@@ -1,8 +1,9 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import { describeIssues, toIssues } from "./decodeEvent";
-import { type GuardImage, guardImageSchema } from "./rewardGranted";
-import { GUARD_PK_PREFIX, GUARD_SK } from "./tableLayout";
+import { describeIssues, toIssues } from "../domain/decodeEvent";
+import { type GuardImage, guardImageSchema } from "../domain/rewardGranted";
+import { GUARD_PK_PREFIX, GUARD_SK } from "../domain/tableLayout";
+import { describeError } from "./describeError";
 
 /** What a table stream record needs to be read (Lambda's DynamoDBRecord fits it). */
 export interface TableStreamRecord {
@@ -19,7 +20,8 @@ export interface TableStreamRecord {
  * A stream record as a guard write, for every reader of the table's stream (the announcer, the
  * history's writer): a guard INSERT or MODIFY with its new image read and validated; anything
  * else (a profile, a day total, a history item, a REMOVE — the TTL sweeper —) is `other`; a
- * guard write whose image cannot be read is `unreadable`, never skipped. Pure.
+ * guard write whose image cannot be read is `unreadable`, never skipped. Pure, but it loads the
+ * SDK's unmarshalling, so it lives with the adapters rather than in the domain.
  */
 export type GuardRecord =
   | { kind: "guard"; guard: GuardImage }
@@ -39,14 +41,9 @@ export function readGuardRecord(record: TableStreamRecord): GuardRecord {
   try {
     plain = unmarshall(image as Record<string, AttributeValue>);
   } catch (error) {
-    return { kind: "unreadable", reason: `the new image is not DynamoDB JSON: ${errorText(error)}` };
+    return { kind: "unreadable", reason: `the new image is not DynamoDB JSON: ${describeError(error)}` };
   }
   const parsed = guardImageSchema.safeParse(plain);
   if (!parsed.success) return { kind: "unreadable", reason: describeIssues(toIssues(parsed.error.issues)) };
   return { kind: "guard", guard: parsed.data };
-}
-
-function errorText(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  return error.name === "Error" ? error.message : `${error.name}: ${error.message}`;
 }

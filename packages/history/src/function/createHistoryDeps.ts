@@ -1,0 +1,17 @@
+import { createDynamoClient, createLogger } from "@rewards/core/aws";
+import type { Environment } from "@rewards/core/deploy";
+import { resources } from "@rewards/core/deploy";
+import { readHistoryConfig } from "./historyConfig";
+import type { HistoryDeps } from "./historyDeps";
+
+/** The history writer's dependencies from its variables; throws ConfigError naming every bad one. */
+export function createHistoryDeps(env: Environment = process.env): HistoryDeps {
+  const config = readHistoryConfig(env);
+  return {
+    tableName: config.TABLE_NAME,
+    historyDays: config.REWARDS_HISTORY_DAYS,
+    concurrency: resources.history.concurrency,
+    dynamo: createDynamoClient(config, { maxSockets: resources.history.concurrency }),
+    logger: createLogger({ level: config.logLevel, name: "rewards-history" }),
+  };
+}

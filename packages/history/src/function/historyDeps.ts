@@ -1,0 +1,16 @@
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Logger } from "@rewards/core/aws";
+
+export interface HistoryDeps {
+  tableName: string;
+  /** REWARDS_HISTORY_DAYS: how long a history item is kept; 0 keeps it forever. */
+  historyDays: number;
+  dynamo: Pick<DynamoDBDocumentClient, "send">;
+  logger: Logger;
+  /** PutItem calls in flight at once, each for a different item key (default: resources.history.concurrency). */
+  concurrency?: number;
+  /** Epoch ms, for the batch's duration and metrics. Date.now by default. */
+  clock?: () => number;
+  /** Where the per-batch EMF line goes; stdout (CloudWatch Logs) by default. */
+  emitMetrics?: (line: string) => void;
+}

@@ -1,0 +1,131 @@
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { historyItemOf, historyPutOf } from "@rewards/core";
+import { describeError, embeddedMetrics, readGuardRecord } from "@rewards/core/aws";
+import { resources } from "@rewards/core/deploy";
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import pLimit from "p-limit";
+import type { HistoryDeps } from "./historyDeps";
+
+export interface BatchCounts {
+  /** History items put. */
+  written: number;
+  /** Acknowledged, nothing written: not a guard write, or an older image after a revocation. */
+  skipped: number;
+  /** Reported in batchItemFailures, so retried from the first of them. */
+  failed: number;
+}
+
+export interface RecordFailure {
+  sequenceNumber: string;
+  reason: string;
+}
+
+export interface BatchResult {
+  counts: BatchCounts;
+  failures: RecordFailure[];
+  startedAt: number;
+  durationMs: number;
+}
+
+/** What became of one record. */
+type Outcome =
+  | { kind: "written" }
+  | { kind: "skipped" }
+  | { kind: "unreadable"; reason: string }
+  | { kind: "failed"; reason: string }
+  /** Not attempted: an earlier record of its item key failed. */
+  | { kind: "behind"; reason: string };
+
+const sequenceNumberOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? "";
+
+const isConditionFailure = (error: unknown): boolean =>
+  (error as { name?: unknown } | null)?.name === "ConditionalCheckFailedException";
+
+/**
+ * The whole history writer: every guard INSERT/MODIFY's new image (0 XP included) becomes one
+ * history item, put with historyPutOf's rule. A failed condition is an older image after a
+ * revocation: acknowledged, counted skipped. An unreadable image is reported. A put that fails
+ * otherwise is reported with every later record of the batch (stream order), so nothing after
+ * it is acknowledged ahead of it. Records of one item key go in stream order, one at a time;
+ * different keys go at once, at most `concurrency`.
+ */
+export async function processBatch(
+  deps: HistoryDeps,
+  event: DynamoDBStreamEvent,
+  _context?: Partial<Context>,
+): Promise<BatchResult & { response: DynamoDBBatchResponse }> {
+  const clock = deps.clock ?? Date.now;
+  const startedAt = clock();
+  const records = event.Records ?? [];
+  const outcomes: Outcome[] = records.map(() => ({ kind: "skipped" }));
+  const groups = new Map<string, Array<{ index: number; put: ReturnType<typeof historyPutOf> }>>();
+  records.forEach((record, index) => {
+    const read = readGuardRecord(record);
+    if (read.kind === "other") return;
+    if (read.kind === "unreadable") {
+      outcomes[index] = { kind: "unreadable", reason: read.reason };
+      return;
+    }
+    const put = historyPutOf(historyItemOf(read.guard, { historyDays: deps.historyDays }), deps.tableName);
+    const key = `${put.Item.pk}\u0000${put.Item.sk}`;
+    const group = groups.get(key) ?? [];
+    group.push({ index, put });
+    groups.set(key, group);
+  });
+
+  const limit = pLimit(deps.concurrency ?? resources.history.concurrency);
+  await Promise.all(
+    [...groups.values()].map((group) =>
+      limit(async () => {
+        for (const [position, { index, put }] of group.entries()) {
+          try {
+            await deps.dynamo.send(new PutCommand(put));
+            outcomes[index] = { kind: "written" };
+          } catch (error) {
+            if (isConditionFailure(error)) {
+              outcomes[index] = { kind: "skipped" };
+              continue;
+            }
+            outcomes[index] = { kind: "failed", reason: describeError(error) };
+            for (const later of group.slice(position + 1))
+              outcomes[later.index] = { kind: "behind", reason: "an earlier record of its item failed" };
+            return;
+          }
+        }
+      }),
+    ),
+  );
+
+  // A failed put holds back every later record of the batch: Lambda retries from the lowest
+  // sequence number reported, and reporting the later ones too keeps that true however the
+  // response is read.
+  const firstFailed = outcomes.findIndex((outcome) => outcome.kind === "failed");
+  const counts: BatchCounts = { written: 0, skipped: 0, failed: 0 };
+  const failures: RecordFailure[] = [];
+  outcomes.forEach((outcome, index) => {
+    const record = records[index] as DynamoDBRecord;
+    const held = firstFailed !== -1 && index > firstFailed;
+    if (outcome.kind === "unreadable" || outcome.kind === "failed" || outcome.kind === "behind" || held) {
+      counts.failed++;
+      const reason =
+        outcome.kind === "unreadable" || outcome.kind === "failed" || outcome.kind === "behind"
+          ? outcome.reason
+          : "behind a record that failed";
+      failures.push({ sequenceNumber: sequenceNumberOf(record), reason });
+    } else counts[outcome.kind]++;
+  });
+  const result: BatchResult = { counts, failures, startedAt, durationMs: clock() - startedAt };
+  return { ...result, response: reportBatch(deps, result) };
+}
+
+/** A `warn` line per failure, one `info` and one EMF line per batch. */
+function reportBatch(deps: HistoryDeps, result: BatchResult): DynamoDBBatchResponse {
+  for (const failure of result.failures) deps.logger.warn(failure, "not written; the record will be retried");
+  deps.logger.info({ ...result.counts, durationMs: result.durationMs }, "batch");
+  (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
+    embeddedMetrics("rewards-history", { ...result.counts }, result.durationMs, result.startedAt),
+  );
+  return {
+    batchItemFailures: result.failures.map((failure) => ({ itemIdentifier: failure.sequenceNumber })),
+  };
+}
