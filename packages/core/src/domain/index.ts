@@ -35,7 +35,6 @@ export {
 export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
 export { type EventPattern, matchesPattern } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
-export { againInOrder } from "./inOrder";
 export {
   HISTORY_PUT_CONDITION,
   type HistoryItem,
@@ -45,6 +44,7 @@ export {
   historyItemSchema,
   historyPutOf,
 } from "./historyItem";
+export { againInOrder } from "./inOrder";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {
   buildParkedMessage,
