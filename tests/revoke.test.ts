@@ -91,7 +91,8 @@ describe("rewards revoke, with rewards dev running", () => {
       awards: 3,
     });
 
-    // Line 1 an event, line 2 its intent key alone (the signup's), line 3 never paid, line 4 not an event.
+    // Line 1 an event, line 2 its intent key alone (the signup's), line 3 never paid, line 4 not an
+    // event, line 5 line 1 again: a copy is one revocation, counted once in the dry run as in the run.
     const file = join(tmpdir(), `revoke-${process.pid}.ndjson`);
     await writeFile(
       file,
@@ -106,6 +107,7 @@ describe("rewards revoke, with rewards dev running", () => {
           type: "article.completed",
           data: { userId: "" },
         }),
+        events[0],
         "",
       ].join("\n"),
     );
@@ -118,7 +120,8 @@ describe("rewards revoke, with rewards dev running", () => {
         `line 2: would revoke "${user}#signup.completed": user ${user} -100 XP`,
         `line 3: not_found "${user}#never-read#article.completed": no guard: never paid, or expired and swept`,
         "line 4: invalid: data.userId: must be 1 to 256 characters; data.articleSlug: Invalid input: expected string, received undefined",
-        "dry run: 2 would_revoke (120 XP from 1 user), 0 already_revoked, 1 not_found, 1 invalid, 0 failed",
+        `line 5: copy "${user}#a#article.completed": a copy of line 1`,
+        "dry run: 2 would_revoke (120 XP from 1 user), 0 already_revoked, 1 not_found, 1 invalid, 0 failed, 1 copy",
         "nothing changed: add --yes to revoke",
         "",
       ].join("\n"),
@@ -134,7 +137,15 @@ describe("rewards revoke, with rewards dev running", () => {
     expect(report).toMatchObject({
       dryRun: false,
       reason: "producer bug",
-      counts: { revoked: 2, would_revoke: 0, already_revoked: 0, not_found: 1, invalid: 1, failed: 0 },
+      counts: {
+        revoked: 2,
+        would_revoke: 0,
+        already_revoked: 0,
+        not_found: 1,
+        invalid: 1,
+        failed: 0,
+        copy: 1,
+      },
       xp: 120,
       users: 1,
     });
@@ -143,6 +154,7 @@ describe("rewards revoke, with rewards dev running", () => {
       [2, "revoked"],
       [3, "not_found"],
       [4, "invalid"],
+      [5, "copy"],
     ]);
     expect(JSON.parse((await runCli(["user", user, "--json"], env)).stdout)).toMatchObject({
       xp: 20,
@@ -195,7 +207,8 @@ describe("rewards revoke, with rewards dev running", () => {
       `line 2: already_revoked "${user}#signup.completed": user ${user} 100 XP, revoked at ${report.results[1].revokedAt} ("producer bug")`,
       `line 3: not_found "${user}#never-read#article.completed": no guard: never paid, or expired and swept`,
       expect.stringMatching(/^line 4: invalid: data\.userId/),
-      "0 revoked (0 XP from 0 users), 2 already_revoked, 1 not_found, 1 invalid, 0 failed",
+      `line 5: copy "${user}#a#article.completed": a copy of line 1`,
+      "0 revoked (0 XP from 0 users), 2 already_revoked, 1 not_found, 1 invalid, 0 failed, 1 copy",
       "",
     ]);
     expect(await xpOf(user)).toBe(20);

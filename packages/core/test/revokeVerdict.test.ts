@@ -154,6 +154,7 @@ describe("countVerdicts", () => {
       { line: 2, verdict: "revoked" },
       { line: 3, verdict: "invalid" },
       { line: 4, verdict: "failed" },
+      { line: 5, verdict: "copy" },
     ];
     expect(countVerdicts(results)).toEqual({
       revoked: 2,
@@ -162,6 +163,7 @@ describe("countVerdicts", () => {
       not_found: 0,
       invalid: 1,
       failed: 1,
+      copy: 1,
     });
     expect(countVerdicts([])).toEqual({
       revoked: 0,
@@ -170,6 +172,7 @@ describe("countVerdicts", () => {
       not_found: 0,
       invalid: 0,
       failed: 0,
+      copy: 0,
     });
   });
 });

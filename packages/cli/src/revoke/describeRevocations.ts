@@ -47,7 +47,7 @@ export function describeRevocations(report: RevokeReport): string {
     ? `dry run: ${counts.would_revoke} would_revoke (${report.xp} XP from ${plural(report.users, "user")})`
     : `${counts.revoked} revoked (${report.xp} XP from ${plural(report.users, "user")})`;
   lines.push(
-    `${first}, ${counts.already_revoked} already_revoked, ${counts.not_found} not_found, ${counts.invalid} invalid, ${counts.failed} failed`,
+    `${first}, ${counts.already_revoked} already_revoked, ${counts.not_found} not_found, ${counts.invalid} invalid, ${counts.failed} failed${counts.copy > 0 ? `, ${counts.copy} ${counts.copy === 1 ? "copy" : "copies"}` : ""}`,
   );
   if (report.dryRun && counts.would_revoke > 0) lines.push("nothing changed: add --yes to revoke");
   return lines.join("\n");

@@ -32,11 +32,23 @@ export async function revokeLines(
 ): Promise<RevokeResult[]> {
   const results: RevokeResult[] = [];
   const work: Array<{ line: number; intentKey: string }> = [];
+  // An intent named twice is revoked (or judged) once, by its first line: a dry run and a run
+  // with --yes then say the same, and two lines never race for one guard.
+  const firstLine = new Map<string, number>();
   for (const [index, text] of lines.entries()) {
     if (text.trim() === "") continue;
+    const line = index + 1;
     const parsed = parseRevokeLine(text);
-    if (parsed.ok) work.push({ line: index + 1, intentKey: parsed.intentKey });
-    else results.push({ line: index + 1, verdict: "invalid", reason: parsed.reason });
+    if (!parsed.ok) {
+      results.push({ line, verdict: "invalid", reason: parsed.reason });
+      continue;
+    }
+    const first = firstLine.get(parsed.intentKey);
+    if (first === undefined) {
+      firstLine.set(parsed.intentKey, line);
+      work.push({ line, intentKey: parsed.intentKey });
+    } else
+      results.push({ line, verdict: "copy", intentKey: parsed.intentKey, reason: `a copy of line ${first}` });
   }
   const total = results.length + work.length;
   let done = results.length;

@@ -10,7 +10,9 @@ export type RevokeVerdict =
   | "already_revoked"
   | "not_found"
   | "invalid"
-  | "failed";
+  | "failed"
+  /** A later line of an intent an earlier line of the same input names: one revocation, not two. */
+  | "copy";
 
 export interface RevokeResult {
   /** 1-based line number in the input. */
@@ -23,7 +25,7 @@ export interface RevokeResult {
   /** When it was revoked (`revoked`, `already_revoked`). */
   revokedAt?: string;
   revokedReason?: string;
-  /** Why, for `not_found`, `invalid` and `failed`. */
+  /** Why, for `not_found`, `invalid`, `failed` and `copy`. */
   reason?: string;
 }
 
@@ -92,6 +94,7 @@ export function countVerdicts(results: Iterable<RevokeResult>): RevokeCounts {
     not_found: 0,
     invalid: 0,
     failed: 0,
+    copy: 0,
   };
   for (const { verdict } of results) counts[verdict]++;
   return counts;
