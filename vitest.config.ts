@@ -21,6 +21,7 @@ const UNIT = [
   "packages/worker/test/**/*.test.ts",
   "packages/announcer/test/**/*.test.ts",
   "packages/producer/test/**/*.test.ts",
+  "packages/reader/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
 ];
 const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];
