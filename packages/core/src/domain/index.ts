@@ -25,7 +25,7 @@ export {
   toIssues,
   validateEvent,
 } from "./decodeEvent";
-export type { Envelope } from "./envelope";
+export { type Envelope, userIdSchema } from "./envelope";
 export {
   MAX_PUT_EVENTS_BYTES,
   MAX_PUT_EVENTS_ENTRIES,

@@ -1,0 +1,180 @@
+import {
+  type AttributeValue,
+  BatchGetItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+} from "@aws-sdk/client-dynamodb";
+import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
+import { dayTotalKey, isEventType, profileKey, rules } from "@rewards/core";
+import { encodeCursor } from "./historyCursor";
+import { AWARD_SK_END, AWARD_SK_PREFIX, userPartition } from "./historyLayout";
+import { levelOf } from "./levels";
+import { type ReaderOptions, validateReaderOptions } from "./readerOptions";
+import type { HistoryPage, Profile } from "./readerSchemas";
+import { checkedCursor, checkedLimit, checkedUserId } from "./readInput";
+import { readDayItem, readEarning, readHistoryItem, readProfileItem } from "./storedItems";
+import { todayOf } from "./today";
+
+export interface HistoryOptions {
+  /** Awards per page, 1–100; 20 unless given. */
+  limit?: number;
+  /** The previous page's `cursor`, to read the page after it. */
+  cursor?: string;
+}
+
+export interface Reader {
+  /** A user's XP, level and today's XP (against the cap, when one is set). Never an error for an unknown user. */
+  profile(userId: string): Promise<Profile>;
+  /** One page of a user's awards, newest `awardedAt` first. */
+  history(userId: string, options?: HistoryOptions): Promise<HistoryPage>;
+}
+
+type Item = Record<string, AttributeValue>;
+
+/** BatchGetItem may leave keys unprocessed (throttling); they are asked again, a bounded number of times. */
+const MAX_BATCH_GET_ROUNDS = 5;
+
+/**
+ * A reader of the rewards table (SPEC §12). It reads its options and nothing else (no
+ * variable, no logger, nothing at import); every read is strongly consistent.
+ */
+export function createReader(options: ReaderOptions): Reader {
+  validateReaderOptions(options);
+  const { tableName, dailyCap } = options;
+  const clock = options.clock ?? (() => new Date());
+  let ownClient: DynamoDBClient | undefined;
+  // Built on first use, so creating a reader does nothing but check its options.
+  const client = (): DynamoDBClient => {
+    if (options.client) return options.client;
+    ownClient ??= new DynamoDBClient({ maxAttempts: 3 });
+    return ownClient;
+  };
+
+  /** Under a cap: the profile and today's day total, in one BatchGetItem. */
+  async function profileAndDayTotal(userId: string, day: string) {
+    const profile = profileKey(userId);
+    const dayTotal = dayTotalKey(userId, day);
+    let keys: Item[] = [marshall(profile), marshall(dayTotal)];
+    const found: Record<string, unknown>[] = [];
+    for (let round = 0; keys.length > 0; round += 1) {
+      if (round === MAX_BATCH_GET_ROUNDS)
+        throw new Error(
+          `BatchGetItem left ${keys.length} key(s) unprocessed ${MAX_BATCH_GET_ROUNDS} times (throttled)`,
+        );
+      const answer = await client().send(
+        new BatchGetItemCommand({
+          RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
+          ReturnConsumedCapacity: "TOTAL",
+        }),
+      );
+      found.push(...(answer.Responses?.[tableName] ?? []).map((item) => unmarshall(item)));
+      keys = answer.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+    return {
+      profileItem: found.find((item) => item.sk === profile.sk),
+      dayXp: found.filter((item) => item.sk === dayTotal.sk).reduce((_, item) => readDayItem(item), 0),
+    };
+  }
+
+  /** Without a cap: the XP of the history items earned on `day` (every page of the Query). */
+  async function earnedOn(userId: string, day: string, fromSk: string): Promise<number> {
+    let xp = 0;
+    let start: Item | undefined;
+    do {
+      const answer = await client().send(
+        new QueryCommand({
+          TableName: tableName,
+          ConsistentRead: true,
+          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+          FilterExpression: "earnedOn = :day",
+          ProjectionExpression: "pk, sk, #type, xp, earnedOn",
+          ExpressionAttributeNames: { "#type": "type" },
+          ExpressionAttributeValues: marshall({
+            ":pk": userPartition(userId),
+            ":from": fromSk,
+            ":to": AWARD_SK_END,
+            ":day": day,
+          }),
+          ExclusiveStartKey: start,
+          ReturnConsumedCapacity: "TOTAL",
+        }),
+      );
+      for (const raw of answer.Items ?? []) {
+        const earning = readEarning(unmarshall(raw));
+        // Counted as the cap counts it: every rule it caps, revoked awards included (§3a, §11).
+        const capped = isEventType(earning.type) ? rules[earning.type].dailyCapped : true;
+        if (earning.earnedOn === day && capped) xp += earning.xp;
+      }
+      start = answer.LastEvaluatedKey;
+    } while (start !== undefined);
+    return xp;
+  }
+
+  async function profileItemAlone(userId: string) {
+    const answer = await client().send(
+      new GetItemCommand({
+        TableName: tableName,
+        Key: marshall(profileKey(userId)),
+        ConsistentRead: true,
+        ReturnConsumedCapacity: "TOTAL",
+      }),
+    );
+    return answer.Item === undefined ? undefined : unmarshall(answer.Item);
+  }
+
+  return {
+    async profile(userId) {
+      const id = checkedUserId(userId);
+      const { day, fromSk } = todayOf(clock());
+      const { profileItem, dayXp } =
+        dailyCap === undefined
+          ? await Promise.all([profileItemAlone(id), earnedOn(id, day, fromSk)]).then(([item, xp]) => ({
+              profileItem: item,
+              dayXp: xp,
+            }))
+          : await profileAndDayTotal(id, day);
+      const stored = profileItem === undefined ? { xp: 0, awards: 0 } : readProfileItem(profileItem);
+      return {
+        userId: id,
+        xp: stored.xp,
+        awards: stored.awards,
+        level: levelOf(stored.xp),
+        today:
+          dailyCap === undefined
+            ? { day, xp: dayXp }
+            : { day, xp: dayXp, cap: dailyCap, left: Math.max(0, dailyCap - dayXp) },
+        ...("updatedAt" in stored && stored.updatedAt !== undefined ? { updatedAt: stored.updatedAt } : {}),
+      };
+    },
+
+    async history(userId, historyOptions = {}) {
+      const id = checkedUserId(userId);
+      const limit = checkedLimit(historyOptions.limit);
+      const after = checkedCursor(id, historyOptions.cursor);
+      const pk = userPartition(id);
+      // One more than the page: when it comes back, there is a next page; when not, this is the last.
+      const answer = await client().send(
+        new QueryCommand({
+          TableName: tableName,
+          ConsistentRead: true,
+          ScanIndexForward: false,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :award)",
+          ExpressionAttributeValues: marshall({ ":pk": pk, ":award": AWARD_SK_PREFIX }),
+          Limit: limit + 1,
+          ...(after === undefined ? {} : { ExclusiveStartKey: marshall({ pk, sk: after }) }),
+          ReturnConsumedCapacity: "TOTAL",
+        }),
+      );
+      const items = (answer.Items ?? []).map((item) => unmarshall(item));
+      const page = items.slice(0, limit);
+      const last = page.at(-1);
+      // More items than the page, or DynamoDB stopped early (its 1 MB page): a next page may follow.
+      const more = items.length > limit || (answer.LastEvaluatedKey !== undefined && page.length > 0);
+      return {
+        awards: page.map(readHistoryItem),
+        ...(more && last !== undefined ? { cursor: encodeCursor(id, String(last.sk)) } : {}),
+      };
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { profileKey } from "@rewards/core";
+
+/**
+ * Where the history lives (SPEC §12): one item per award in the user's own partition,
+ * `pk = USER#<userId>`, `sk = AWARD#<awardedAt>#<grant id>`, so a page is one Query and
+ * the sort key orders a user's awards by awardedAt.
+ */
+export const AWARD_SK_PREFIX = "AWARD#";
+
+/** The user's partition key (the profile's, the day totals' and the history's). */
+export function userPartition(userId: string): string {
+  return profileKey(userId).pk;
+}
+
+/** A sort key above every award's (`~` sorts after the digits an ISO instant starts with). */
+export const AWARD_SK_END = `${AWARD_SK_PREFIX}~`;

@@ -1,0 +1,80 @@
+import { z } from "zod";
+
+/**
+ * What the reader answers (SPEC §12), as zod schemas: the library's return types come from
+ * them (`z.infer`), and the HTTP read API's OpenAPI document is generated from them, so the
+ * two cannot drift apart.
+ */
+
+const count = z.number().int().nonnegative();
+const instant = z.iso.datetime({ offset: true }).describe("an RFC 3339 date-time");
+const utcDay = z.iso.date().describe("a UTC date, YYYY-MM-DD");
+
+export const levelSchema = z
+  .object({
+    level: z.number().int().positive().describe("1 from 0 XP"),
+    xpFloor: count.describe("the XP this level starts at"),
+    xpNext: z.number().int().positive().describe("the XP the next level starts at"),
+  })
+  .describe("the level a user's XP reaches");
+
+export const todaySchema = z
+  .object({
+    day: utcDay.describe("today's UTC date"),
+    xp: count.describe(
+      "XP paid today toward the daily cap: for awards whose event happened today (UTC), every rule but signup.completed, revoked ones included",
+    ),
+    cap: z.number().int().positive().optional().describe("the daily XP cap; only when one is set"),
+    left: count.optional().describe("max(0, cap − xp); only when a cap is set"),
+  })
+  .describe("today's XP against the daily cap");
+
+export const profileSchema = z
+  .object({
+    userId: z.string().min(1),
+    xp: z.number().int().describe("the user's XP (every award paid, less revocations)"),
+    awards: count.describe("the number of awards (less revocations)"),
+    level: levelSchema,
+    today: todaySchema,
+    updatedAt: instant.optional().describe("the profile's last change; absent for a user never awarded"),
+  })
+  .describe("a user's profile: XP, level, today's XP; an unknown user is a new reader with 0 XP");
+
+export type Profile = z.infer<typeof profileSchema>;
+
+export const historyAwardSchema = z
+  .object({
+    id: z.string().min(1).describe("the award's id: the id of its reward.granted announcement"),
+    type: z.string().min(1).describe("the event type the award is for, e.g. article.completed"),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe("the event's data without userId: {articleSlug}, {articleSlug, channel}, {day} or {}"),
+    xp: count.describe("XP paid (0 when the daily cap left nothing)"),
+    requestedXp: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("the rule's XP, only when the daily cap paid less"),
+    eventId: z.string().min(1).describe("the event's id"),
+    eventTime: instant.describe("when the event happened"),
+    earnedOn: utcDay.describe("the UTC date of eventTime: the day the award counts toward"),
+    awardedAt: instant.describe("when the award was committed"),
+    revokedAt: instant.optional().describe("when it was revoked; only for a revoked award"),
+    revokedReason: z.string().optional().describe("why it was revoked; only for a revoked award"),
+  })
+  .describe("one award in a user's history");
+
+export type HistoryAward = z.infer<typeof historyAwardSchema>;
+
+/** The same schema under the name DESIGN.md gives it. */
+export const awardSchema = historyAwardSchema;
+
+export const historyPageSchema = z
+  .object({
+    awards: z.array(historyAwardSchema).describe("newest awardedAt first"),
+    cursor: z.string().min(1).optional().describe("pass it back for the next page; absent on the last page"),
+  })
+  .describe("one page of a user's award history");
+
+export type HistoryPage = z.infer<typeof historyPageSchema>;

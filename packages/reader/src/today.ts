@@ -1,0 +1,14 @@
+import { AWARD_SK_PREFIX } from "./historyLayout";
+
+/**
+ * An event may be up to this far after the worker's clock (SPEC §2b), so an award earned
+ * today (its event's UTC date) may have been committed this long before today began.
+ */
+export const FUTURE_EVENT_MARGIN_MS = 5 * 60_000;
+
+/** Today's UTC date and the first history sort key that can hold an award earned today. Pure. */
+export function todayOf(now: Date): { day: string; fromSk: string } {
+  const day = now.toISOString().slice(0, 10);
+  const from = new Date(Date.parse(`${day}T00:00:00.000Z`) - FUTURE_EVENT_MARGIN_MS);
+  return { day, fromSk: `${AWARD_SK_PREFIX}${from.toISOString()}` };
+}
