@@ -138,6 +138,9 @@ export async function receiveGrants(
         options.signal ? { abortSignal: options.signal } : {},
       ));
     } catch (error) {
+      // The first receive failing holds nothing and printed nothing: the command's own failure
+      // message (which names the queue's variable) says it best.
+      if (taken === 0 && !options.signal?.aborted) throw error;
       if (!options.signal?.aborted) received.stopped = `a receive failed: ${describeError(error)}`;
       break;
     }
