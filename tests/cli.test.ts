@@ -158,7 +158,12 @@ describe("rewards user, guard and dlq", () => {
 
       const user = await cli(["user", "cli-look", "--json"]);
       expect(user.code).toBe(0);
-      expect(JSON.parse(user.stdout)).toMatchObject({ userId: "cli-look", xp: 120, awards: 2 });
+      const shown = JSON.parse(user.stdout);
+      expect(shown.profile).toMatchObject({ userId: "cli-look", xp: 120, awards: 2, level: { level: 2 } });
+      expect(shown.history.awards.map((a: { type: string; xp: number }) => [a.type, a.xp]).sort()).toEqual([
+        ["article.completed", 20],
+        ["signup.completed", 100],
+      ]);
 
       const guard = await cli([
         "guard",
@@ -216,12 +221,22 @@ describe("rewards user, guard and dlq", () => {
     HANG_GUARD_MS,
   );
 
-  it("says what is missing: unknown user exit 1, bad guard fields exit 2", async () => {
-    const user = await cli(["user", "nobody"]);
-    expect(user).toMatchObject({
-      code: 1,
-      stderr: 'rewards: no profile for user "nobody": nothing was ever awarded to it\n',
+  it("an unknown user is a new reader (exit 0); a user id the events refuse and bad guard fields exit 2", async () => {
+    const user = await cli(["user", "nobody", "--json"]);
+    expect(user.code).toBe(0);
+    expect(JSON.parse(user.stdout)).toEqual({
+      profile: {
+        userId: "nobody",
+        xp: 0,
+        awards: 0,
+        level: { level: 1, xpFloor: 0, xpNext: 100 },
+        today: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), xp: 0 },
+      },
+      history: { awards: [] },
     });
+    const tooLong = await cli(["user", "u".repeat(257)]);
+    expect(tooLong).toMatchObject({ code: 2, stdout: "" });
+    expect(tooLong.stderr).toMatch(/^rewards: userId: must be 1 to 256 characters/);
     const guard = await cli(["guard", "article.completed", "userId=u"]);
     expect(guard.code).toBe(2);
     expect(guard.stderr).toMatch(/^rewards: invalid fields for article.completed: articleSlug: /);

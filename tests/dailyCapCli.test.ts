@@ -4,6 +4,7 @@ import { createSqsClient } from "@rewards/core/aws";
 import { completed, runCli, signup, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 /**
  * The daily cap where an operator reads it (SPEC §3a): `rewards user` shows today's total and
@@ -18,17 +19,20 @@ describe("the daily cap in the operator's commands", () => {
     const env: Record<string, string> = { ...table.env, REWARDS_DAILY_XP_CAP: "50" };
     const user = `cap-user-${randomUUID().slice(0, 6)}`;
     await award(env, [completed(user, "a"), completed(user, "b"), completed(user, "c"), signup(user)]);
+    // Without a cap, today's XP comes from the history (§12), which the stream's writer fills.
+    await writeHistoryOfStream(env, table.streamArn);
     const today = new Date().toISOString().slice(0, 10);
     const json = await runCli(["user", user, "--json"], env);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({
+    expect(JSON.parse(json.stdout).profile).toEqual({
       userId: user,
       xp: 150,
       awards: 4,
+      level: { level: 2, xpFloor: 100, xpNext: 250 },
       updatedAt: expect.any(String),
-      today: { day: today, xp: 50, dailyCap: 50 },
+      today: { day: today, xp: 50, cap: 50, left: 0 },
     });
-    expect((await runCli(["user", user], env)).stdout).toContain(`${today}: 50 of 50 XP (daily cap)`);
+    expect((await runCli(["user", user], env)).stdout).toContain(`${today}: 50 of 50 XP (daily cap), 0 left`);
     // Where the cap is not configured, the day's total is still shown, and so is that.
     expect((await runCli(["user", user], table.env)).stdout).toContain(`${today}: 50 XP (no daily cap set)`);
   });

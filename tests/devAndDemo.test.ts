@@ -104,11 +104,15 @@ describe("rewards dev", () => {
     await waitFor(
       async () => {
         user = await runCli(["user", "dev-user", "--json"], env);
-        return user.code === 0;
+        // The profile paid, and the history's writer that dev runs has recorded the award.
+        return user.code === 0 && JSON.parse(user.stdout).history.awards.length === 1;
       },
       { timeoutMs: HANG_GUARD_MS },
     );
-    expect(JSON.parse(user.stdout)).toMatchObject({ xp: 20, awards: 1 });
+    expect(JSON.parse(user.stdout)).toMatchObject({
+      profile: { xp: 20, awards: 1 },
+      history: { awards: [{ type: "article.completed", data: { articleSlug: "a" }, xp: 20 }] },
+    });
     // The announcer dev runs put the award on the local bus, which fills the grants queue.
     const grants: string[] = [];
     await waitFor(

@@ -5,22 +5,12 @@ import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { revokeIntent } from "@rewards/cli";
 import { grantId, guardImageSchema } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
-import { createHandler, createHistoryDeps } from "@rewards/history";
-import { completed, lambdaContext, stackTest } from "@rewards/testing";
-import type { DynamoDBRecord } from "aws-lambda";
+import { completed, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { award, everyRecord, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistory } from "./fixtures/historyFixtures";
 
 const it = stackTest();
-
-/** The history writer, in this process, over `records` (the SDK's stream records are Lambda's shape). */
-async function writeHistory(env: Record<string, string>, records: unknown[]) {
-  const handler = createHandler({
-    ...createHistoryDeps({ ...env, LOG_LEVEL: "silent" }),
-    emitMetrics: () => {},
-  });
-  return handler({ Records: records as DynamoDBRecord[] }, lambdaContext());
-}
 
 async function historyOf(env: Record<string, string>, tableName: string, userId: string) {
   const answer = await createDynamoClient(env).send(

@@ -384,7 +384,9 @@ describe("producers and operators at the command line", () => {
     expect((await cli(["user", "repair-me", "--set-xp", "20"])).code).toBe(2);
     const set = await cli(["user", "repair-me", "--set-xp", "20", "--yes", "--json"]);
     expect(set.code).toBe(0);
-    expect(JSON.parse(set.stdout)).toMatchObject({ userId: "repair-me", xp: 20, awards: 1 });
+    expect(JSON.parse(set.stdout)).toEqual({ userId: "repair-me", from: "twenty", to: 20 });
+    const shown = await cli(["user", "repair-me", "--json"]);
+    expect(JSON.parse(shown.stdout).profile).toMatchObject({ userId: "repair-me", xp: 20, awards: 1 });
     expect(set.stderr).toMatch(/"from":"twenty","to":20.*profile xp set by an operator/);
   });
 

@@ -56,7 +56,8 @@ describe("rewards revoke, with rewards dev running", () => {
     }
     return totals;
   };
-  const xpOf = async (user: string) => JSON.parse((await runCli(["user", user, "--json"], env)).stdout).xp;
+  const xpOf = async (user: string) =>
+    JSON.parse((await runCli(["user", user, "--json"], env)).stdout).profile.xp;
 
   beforeAll(async () => {
     dev = startCli(["dev", "--wait", "1"], { LOG_LEVEL: "info" });
@@ -86,7 +87,7 @@ describe("rewards revoke, with rewards dev running", () => {
         { timeoutMs: 20_000 },
       ),
     ).toBe(true);
-    expect(JSON.parse((await runCli(["user", user, "--json"], env)).stdout)).toMatchObject({
+    expect(JSON.parse((await runCli(["user", user, "--json"], env)).stdout).profile).toMatchObject({
       xp: 140,
       awards: 3,
     });
@@ -156,7 +157,7 @@ describe("rewards revoke, with rewards dev running", () => {
       [4, "invalid"],
       [5, "copy"],
     ]);
-    expect(JSON.parse((await runCli(["user", user, "--json"], env)).stdout)).toMatchObject({
+    expect(JSON.parse((await runCli(["user", user, "--json"], env)).stdout).profile).toMatchObject({
       xp: 20,
       awards: 1,
     });

@@ -25,9 +25,14 @@ export function writeFlushed(stream: NodeJS.WritableStream, text: string): Promi
 }
 
 export function printPairs(pairs: Record<string, unknown>): void {
+  process.stdout.write(pairsText(pairs));
+}
+
+/** The two-column table printPairs prints, as text (ending in a newline). */
+export function pairsText(pairs: Record<string, unknown>): string {
   const table = new Table({ style: { head: [], border: [] } });
   for (const [key, value] of Object.entries(pairs)) table.push({ [key]: formatCell(value) });
-  process.stdout.write(`${table.toString()}\n`);
+  return `${table.toString()}\n`;
 }
 
 export function printJson(value: unknown): void {

@@ -1,15 +1,17 @@
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { dayTotalKey, profileKey } from "@rewards/core";
+import { createDynamoBaseClient } from "@rewards/core/aws";
+import { createReader, UnreadableItemError } from "@rewards/reader";
 import type { Command } from "commander";
 import { clientsFor, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { integer } from "../options";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
+import { profileText } from "../user/profileText";
+import { repairProfileXp } from "../user/repairProfileXp";
 
 interface UserOptions {
   json?: boolean;
+  awards: number;
   setXp?: number;
   corruptXp?: string;
   yes?: boolean;
@@ -19,9 +21,10 @@ export function registerUser(program: Command): void {
   program
     .command("user")
     .description(
-      "show a user's profile: XP, number of awards, last update, and today's XP toward the daily cap; or repair its XP",
+      "show a user's profile (XP, level, today's XP against the daily cap) and last awards, through the reader library; or repair its XP",
     )
     .argument("<userId>", "the user id, exactly as in the events")
+    .option("--awards <n>", "how many of the last awards to show, 0 to 100", integer(0, 100), 10)
     .option(
       "--set-xp <n>",
       "set the profile's xp (to repair one the worker rejects, e.g. a string), only if it still holds what was read",
@@ -32,7 +35,10 @@ export function registerUser(program: Command): void {
       "store text as the profile's xp, to rehearse a corrupted profile (local stack only: AWS_ENDPOINT_URL_DYNAMODB set)",
     )
     .option("--yes", "confirm --set-xp or --corrupt-xp")
-    .option("--json", "print JSON")
+    .option(
+      "--json",
+      "print JSON: {profile, history}, the reader's objects as they are (or the repair, {userId, from, to})",
+    )
     .action(async (userId: string, options: UserOptions) => {
       const newXp = options.setXp ?? options.corruptXp;
       if (options.setXp !== undefined && options.corruptXp !== undefined)
@@ -43,74 +49,42 @@ export function registerUser(program: Command): void {
           2,
         );
       const config = commandConfig("TABLE_NAME");
-      if (options.corruptXp !== undefined && !config.AWS_ENDPOINT_URL_DYNAMODB)
-        throw new CliError(
-          "--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS",
-          2,
-        );
-      const { dynamo } = clientsFor(config);
-      const read = async () =>
-        (
-          await dynamo.send(
-            new GetCommand({ TableName: config.TABLE_NAME, Key: profileKey(userId), ConsistentRead: true }),
-          )
-        ).Item;
-      let item = await read();
       if (newXp !== undefined) {
-        const before = item?.xp;
-        try {
-          // Conditional on the value read, so a concurrent award is never overwritten.
-          await dynamo.send(
-            new UpdateCommand({
-              TableName: config.TABLE_NAME,
-              Key: profileKey(userId),
-              UpdateExpression: "SET xp = :xp, updatedAt = :now",
-              ConditionExpression: before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
-              ExpressionAttributeValues: {
-                ":xp": newXp,
-                ":now": new Date().toISOString(),
-                ...(before === undefined ? {} : { ":before": before }),
-              },
-            }),
+        if (options.corruptXp !== undefined && !config.AWS_ENDPOINT_URL_DYNAMODB)
+          throw new CliError(
+            "--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS",
+            2,
           );
-        } catch (error) {
-          if (error instanceof ConditionalCheckFailedException)
-            throw new CliError(
-              `the profile's xp changed while it was being repaired (was ${JSON.stringify(before)}): nothing written; run again`,
-            );
-          throw error;
-        }
+        const repair = await repairProfileXp(clientsFor(config).dynamo, config.TABLE_NAME, userId, newXp);
         cliLogger("rewards-user", config.LOG_LEVEL ?? "info").warn(
-          { userId, from: before ?? null, to: newXp },
+          { userId, from: repair.from, to: repair.to },
           options.corruptXp === undefined
             ? "profile xp set by an operator"
             : "profile xp corrupted on purpose (a rehearsal)",
         );
-        item = await read();
+        if (options.json) printJson(repair);
+        else printPairs({ userId, xp: `${JSON.stringify(repair.from)} → ${JSON.stringify(repair.to)}` });
+        return;
       }
-      if (!item)
-        throw new CliError(`no profile for user ${JSON.stringify(userId)}: nothing was ever awarded to it`);
-      const day = new Date().toISOString().slice(0, 10);
-      const dayItem = (
-        await dynamo.send(
-          new GetCommand({
-            TableName: config.TABLE_NAME,
-            Key: dayTotalKey(userId, day),
-            ConsistentRead: true,
-          }),
-        )
-      ).Item;
-      // Without a day item the user earned nothing capped today (or the worker runs without a cap).
-      const today = { day, xp: dayItem?.xp ?? 0, dailyCap: config.REWARDS_DAILY_XP_CAP ?? null };
-      const profile = { userId, xp: item.xp, awards: item.awards, updatedAt: item.updatedAt };
-      if (options.json) printJson({ ...profile, today });
-      else printPairs({ ...profile, today: todayLine(today) });
+      const reader = createReader({
+        tableName: config.TABLE_NAME,
+        client: createDynamoBaseClient(config),
+        ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
+      });
+      try {
+        const [profile, history] = await Promise.all([
+          reader.profile(userId),
+          options.awards === 0 ? undefined : reader.history(userId, { limit: options.awards }),
+        ]);
+        if (options.json) printJson(history === undefined ? { profile } : { profile, history });
+        else process.stdout.write(profileText(profile, history));
+      } catch (error) {
+        if (error instanceof RangeError) throw new CliError(error.message, 2);
+        if (error instanceof UnreadableItemError)
+          throw new CliError(
+            `${error.message}${error.key.sk === "PROFILE" ? `; repair it with \`rewards user ${userId} --set-xp <n> --yes\`` : ""}`,
+          );
+        throw error;
+      }
     });
-}
-
-/** `2026-12-01: 30 of 50 XP (daily cap)`, or the day's capped XP alone when no cap is set here. */
-function todayLine(today: { day: string; xp: unknown; dailyCap: number | null }): string {
-  return today.dailyCap === null
-    ? `${today.day}: ${String(today.xp)} XP (no daily cap set)`
-    : `${today.day}: ${String(today.xp)} of ${today.dailyCap} XP (daily cap)`;
 }

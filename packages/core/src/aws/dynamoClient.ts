@@ -2,17 +2,24 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type ClientConfig, type ClientOptions, clientDefaults, credentials } from "./sdkClientOptions";
 
-/** Bounded SDK retries and timeouts, so a dead endpoint cannot hang a batch. */
-export function createDynamoClient(
-  config: ClientConfig,
-  options: ClientOptions = {},
-): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({
+/**
+ * The plain client, for code that marshals its own items (`@rewards/reader` takes one), with
+ * the same bounded retries and timeouts as the document client below.
+ */
+export function createDynamoBaseClient(config: ClientConfig, options: ClientOptions = {}): DynamoDBClient {
+  return new DynamoDBClient({
     region: config.AWS_REGION,
     endpoint: config.AWS_ENDPOINT_URL_DYNAMODB,
     credentials: credentials(config),
     ...clientDefaults(options, 2),
   });
+}
+
+/** Bounded SDK retries and timeouts, so a dead endpoint cannot hang a batch. */
+export function createDynamoClient(
+  config: ClientConfig,
+  options: ClientOptions = {},
+): DynamoDBDocumentClient {
   // Every item and value we write is built without undefined fields, which marshalling refuses.
-  return DynamoDBDocumentClient.from(client);
+  return DynamoDBDocumentClient.from(createDynamoBaseClient(config, options));
 }

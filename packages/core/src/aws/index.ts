@@ -9,7 +9,7 @@ export { type AwardDeps, type AwardOptions, type AwardOutcome, awardTogether } f
 export { classifyError, type ErrorClass } from "./classifyError";
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export { describeError } from "./describeError";
-export { createDynamoClient } from "./dynamoClient";
+export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
 export { type GuardRecord, readGuardRecord, type TableStreamRecord } from "./guardRecord";
