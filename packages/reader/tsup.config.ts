@@ -1,0 +1,20 @@
+import { defineConfig } from "tsup";
+
+/**
+ * `npm run pack:reader`'s bundle: one ESM file with @rewards/core's keys and rules inlined;
+ * the AWS SDK and zod stay dependencies (they are the consumer's too).
+ */
+export default defineConfig({
+  entry: { index: "src/index.ts" },
+  outDir: "../../dist/reader/dist",
+  format: ["esm"],
+  platform: "node",
+  target: "node20",
+  tsconfig: "tsconfig.pack.json",
+  // Declarations come from dts-bundle-generator (scripts/packLibrary.mjs), which inlines @rewards/core.
+  dts: false,
+  external: [/^@aws-sdk\//, /^@smithy\//, "zod"],
+  noExternal: [/^@rewards\//],
+  splitting: false,
+  clean: true,
+});

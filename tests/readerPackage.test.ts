@@ -1,0 +1,138 @@
+import { execFile } from "node:child_process";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { createDynamoBaseClient } from "@rewards/core/aws";
+import { createReader } from "@rewards/reader";
+import { completed, HANG_GUARD_MS, stackTest } from "@rewards/testing";
+import { beforeAll, describe, expect } from "vitest";
+import { award, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistoryOfStream } from "./fixtures/historyFixtures";
+
+const it = stackTest();
+const exec = promisify(execFile);
+const root = fileURLToPath(new URL("../", import.meta.url));
+/** A site's repository: the packed reader installed from its tarball, nothing of the workspace's source. */
+const site = `${root}dist/reader-site`;
+
+/** `npm run pack:reader`, then the tarball unpacked where a site's `npm install` puts it. */
+beforeAll(async () => {
+  await exec("node", ["scripts/packLibrary.mjs", "reader"], { cwd: root });
+  const { version } = JSON.parse(await readFile(`${root}packages/reader/package.json`, "utf8"));
+  await rm(site, { recursive: true, force: true });
+  await mkdir(`${site}/node_modules/@rewards/reader`, { recursive: true });
+  await writeFile(`${site}/package.json`, '{ "name": "site", "private": true, "type": "module" }\n');
+  await exec("tar", [
+    "-xzf",
+    `${root}dist/rewards-reader-${version}.tgz`,
+    "-C",
+    `${site}/node_modules/@rewards/reader`,
+    "--strip-components=1",
+  ]);
+}, HANG_GUARD_MS);
+
+/** Runs `source` as a module of the site, with only `env` (no inherited variables). */
+async function runInSite(source: string, env: Record<string, string> = {}) {
+  await writeFile(`${site}/read.mjs`, source);
+  return exec(process.execPath, ["read.mjs"], { cwd: site, env });
+}
+
+describe("the reader as a package for other repositories (npm run pack:reader)", () => {
+  it("its package declares exactly what its one bundle imports, and nothing of the workspace", async () => {
+    const manifest = JSON.parse(await readFile(`${site}/node_modules/@rewards/reader/package.json`, "utf8"));
+    expect(Object.keys(manifest.dependencies)).toEqual([
+      "@aws-sdk/client-dynamodb",
+      "@aws-sdk/util-dynamodb",
+      "zod",
+    ]);
+    expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } });
+    const bundle = await readFile(`${site}/node_modules/@rewards/reader/dist/index.js`, "utf8");
+    const imported = [...bundle.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    expect([...new Set(imported)].sort()).toEqual([
+      "@aws-sdk/client-dynamodb",
+      "@aws-sdk/util-dynamodb",
+      "zod",
+    ]);
+    // Embeddable: it reads no variable and brings no logger.
+    expect(bundle).not.toMatch(/process\.env|pino|console\./);
+  });
+
+  it("importing it and creating a reader does nothing: no output, no variable needed, no connection", async () => {
+    const run = await runInSite(`import { createReader, levelOf } from "@rewards/reader";
+createReader({ tableName: "t", dailyCap: 50 });
+process.stdout.write(JSON.stringify(levelOf(260)));
+`);
+    expect(run).toEqual({ stdout: '{"level":3,"xpFloor":250,"xpNext":500}', stderr: "" });
+  });
+
+  it(
+    "installed in a site, it reads what the workspace's reader reads",
+    async ({ stack }) => {
+      const table = await ownTable(stack);
+      await award(table.env, [completed("site-reader", "a"), completed("site-reader", "b")]);
+      await writeHistoryOfStream(table.env, table.streamArn);
+      const run = await runInSite(
+        `import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { createReader } from "@rewards/reader";
+const client = new DynamoDBClient({
+  region: "us-east-1",
+  endpoint: process.argv[2] ?? ${JSON.stringify(table.env.AWS_ENDPOINT_URL_DYNAMODB)},
+  credentials: { accessKeyId: "test", secretAccessKey: "test" },
+});
+const reader = createReader({ tableName: ${JSON.stringify(table.tableName)}, client });
+const [profile, history] = await Promise.all([reader.profile("site-reader"), reader.history("site-reader", { limit: 1 })]);
+process.stdout.write(JSON.stringify({ profile, history, next: await reader.history("site-reader", { cursor: history.cursor }) }));
+`,
+      );
+      const workspace = createReader({
+        tableName: table.tableName,
+        client: createDynamoBaseClient(table.env),
+      });
+      const first = await workspace.history("site-reader", { limit: 1 });
+      expect(JSON.parse(run.stdout)).toEqual({
+        profile: await workspace.profile("site-reader"),
+        history: first,
+        next: await workspace.history("site-reader", { ...(first.cursor ? { cursor: first.cursor } : {}) }),
+      });
+      expect(JSON.parse(run.stdout).profile).toMatchObject({ xp: 40, awards: 2 });
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    "its one declaration file types it: a correct call compiles, a limit given as text does not",
+    async () => {
+      const typecheck = async (source: string) => {
+        await writeFile(`${site}/site.ts`, source);
+        const args = [
+          "tsc",
+          "--noEmit",
+          "--strict",
+          "--module",
+          "nodenext",
+          "--moduleResolution",
+          "nodenext",
+        ];
+        return exec("npx", [...args, "--target", "es2022", "--types", "node", `${site}/site.ts`], {
+          cwd: root,
+        }).then(
+          () => ({ ok: true, output: "" }),
+          (error: { stdout: string }) => ({ ok: false, output: error.stdout }),
+        );
+      };
+      const good = await typecheck(`import { createReader, type Profile } from "@rewards/reader";
+const reader = createReader({ tableName: "t" });
+const profile: Profile = await reader.profile("u");
+const page = await reader.history("u", { limit: 2 });
+export const shown: [number, number, string | undefined] = [profile.level.xpNext, page.awards.length, page.cursor];
+`);
+      expect(good).toEqual({ ok: true, output: "" });
+      const bad = await typecheck(`import { createReader } from "@rewards/reader";
+await createReader({ tableName: "t" }).history("u", { limit: "2" });
+`);
+      expect(bad.ok).toBe(false);
+      expect(bad.output).toMatch(/site\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+    },
+    HANG_GUARD_MS,
+  );
+});
