@@ -91,7 +91,8 @@ describe("@rewards/reader on the local stack", () => {
       { slug: "b", xp: 10 },
       { slug: "c", xp: 0 },
     ].sort((x, y) =>
-      grantId(`${user}#${x.slug}#article.completed`, second) > grantId(`${user}#${y.slug}#article.completed`, second)
+      grantId(`${user}#${x.slug}#article.completed`, second) >
+      grantId(`${user}#${y.slug}#article.completed`, second)
         ? -1
         : 1,
     );
@@ -121,7 +122,9 @@ describe("@rewards/reader on the local stack", () => {
     // Pages of 1, 2 and 3 joined by their cursors are the one long page.
     for (const limit of [1, 2, 3]) {
       sent.length = 0;
-      const joined = await allPages((cursor) => reader.history(user, { limit, ...(cursor ? { cursor } : {}) }));
+      const joined = await allPages((cursor) =>
+        reader.history(user, { limit, ...(cursor ? { cursor } : {}) }),
+      );
       expect(joined, `limit ${limit}`).toEqual(page.awards);
       expect(sent, `limit ${limit}: one Query a page`).toEqual(
         Array(Math.ceil(4 / limit)).fill("QueryCommand"),
@@ -174,7 +177,9 @@ describe("@rewards/reader on the local stack", () => {
     expect(sent).toEqual([]);
   });
 
-  it("a read right after an award sees it (strongly consistent), before the history has it", async ({ stack }) => {
+  it("a read right after an award sees it (strongly consistent), before the history has it", async ({
+    stack,
+  }) => {
     const table = await ownTable(stack);
     const reader = createReader({ tableName: table.tableName, client: countingClient(table.env).client });
     await award(table.env, [completed("fresh", "a")]);

@@ -131,7 +131,9 @@ export const shown: [number, number, string | undefined] = [profile.level.xpNext
 await createReader({ tableName: "t" }).history("u", { limit: "2" });
 `);
       expect(bad.ok).toBe(false);
-      expect(bad.output).toMatch(/site\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+      expect(bad.output).toMatch(
+        /site\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
+      );
     },
     HANG_GUARD_MS,
   );
