@@ -1,11 +1,12 @@
-import { profileKey } from "@rewards/core";
-
 /**
  * Where the history lives (SPEC §12): one item per award in the user's own partition,
  * `pk = USER#<userId>`, `sk = AWARD#<awardedAt>#<grant id>`, so a page is one Query and
- * the sort key orders a user's awards by awardedAt.
+ * the sort key orders a user's awards by awardedAt. The layout itself is core's
+ * (`tableLayout.ts`), which the history's writer writes by.
  */
-export const AWARD_SK_PREFIX = "AWARD#";
+import { AWARD_SK_PREFIX, profileKey } from "@rewards/core";
+
+export { AWARD_SK_PREFIX };
 
 /** The user's partition key (the profile's, the day totals' and the history's). */
 export function userPartition(userId: string): string {
