@@ -69,6 +69,7 @@ else {
       "revoked (XP, runs)",
       "revoked ids (copies)",
       "revoked twice",
+      "history (wrong)",
       "lost",
       "double-paid",
       "s",
@@ -97,6 +98,7 @@ else {
       `${r.revoked} (${r.revokedXp}, ${r.revokeRuns})`,
       `${r.revocationsAnnounced} (${r.revocationCopies})${r.unannouncedRevocations + r.wronglyAnnouncedRevocations + r.inconsistentRevocations > 0 ? " WRONG" : ""}`,
       r.revokedTwice,
+      `${r.historyItems} (${r.historyMismatched})`,
       r.lost,
       r.doublePaid,
       r.seconds,
@@ -108,7 +110,7 @@ else {
 const bad = rows.filter((r) => !r.ok);
 process.stdout.write(
   bad.length === 0
-    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else; every revocation made once, taken back from its user (XP = paid − revoked) and announced by one id.\n`
-    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants}, revoked ${r.revoked}, revoked twice ${r.revokedTwice}, revocations unannounced ${r.unannouncedRevocations}, wrongly announced ${r.wronglyAnnouncedRevocations}, inconsistent ${r.inconsistentRevocations})`).join("; ")}\n`,
+    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else; every revocation made once, taken back from its user (XP = paid − revoked) and announced by one id; every award has exactly one history item with its XP and revocation.\n`
+    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants}, revoked ${r.revoked}, revoked twice ${r.revokedTwice}, revocations unannounced ${r.unannouncedRevocations}, wrongly announced ${r.wronglyAnnouncedRevocations}, inconsistent ${r.inconsistentRevocations}, history items wrong ${r.historyMismatched})`).join("; ")}\n`,
 );
 process.exit(bad.length === 0 ? 0 : 1);

@@ -9,6 +9,7 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { createAnnouncerDeps } from "@rewards/announcer";
 import {
   checkGrants,
+  checkHistory,
   createStreamsClient,
   generateTraffic,
   queueCounts,
@@ -39,8 +40,8 @@ export interface SoakOptions {
   events: number;
   users?: number;
   /**
-   * SIGKILL a worker process mid-batch this many times, and the announcer each time too,
-   * restarting both (0: none). The announcer resumes from its checkpoint file.
+   * SIGKILL a worker process mid-batch this many times, and the announcer and the history's
+   * writer each time too, restarting them (0: none). Both resume from their checkpoint files.
    */
   kills?: number;
   /** The worker function's code: its TypeScript source (default), or the deployable bundle. */
@@ -87,6 +88,9 @@ export interface SoakRow {
   unannouncedRevocations: number;
   wronglyAnnouncedRevocations: number;
   inconsistentRevocations: number;
+  /** History items on the table, and guards without exactly one of the same XP and revocation (or items naming no guard). */
+  historyItems: number;
+  historyMismatched: number;
   /** Announcer batches given up (to its failure queue) and replayed from the stream. */
   givenUpBatches: number;
   lost: number;
@@ -216,6 +220,36 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       stdio: "ignore",
     });
   let announcer = spawnAnnouncer();
+  // The history's writer on the same stream, through the same faults (its PutItems through the
+  // table's): retried until its records expire, so nothing is given up to a queue the soak has not.
+  const historyCheckpoint = join(scratch, "history-checkpoint.json");
+  const spawnHistory = (...extra: string[]) =>
+    spawn(
+      process.execPath,
+      [
+        REWARDS_BIN,
+        "history",
+        "--checkpoint",
+        historyCheckpoint,
+        "--max-retries",
+        "-1",
+        "--timeout",
+        String(INVOCATION_TIMEOUT_SECONDS),
+        "--function",
+        options.function ?? "source",
+        ...extra,
+      ],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          ...announcerEnv,
+          AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
+        },
+        stdio: "ignore",
+      },
+    );
+  let historyWriter = spawnHistory();
   const exited = (child: ChildProcess) =>
     child.exitCode !== null || child.signalCode !== null
       ? Promise.resolve()
@@ -318,6 +352,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       announcer.kill("SIGKILL");
       await exited(announcer);
       announcer = spawnAnnouncer();
+      historyWriter.kill("SIGKILL");
+      await exited(historyWriter);
+      historyWriter = spawnHistory();
     }
     const drained = await waitForDrain(sqs, stack.resources.queueUrl, 60_000 + options.events * 40);
     await revoking;
@@ -331,7 +368,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     announcer.kill("SIGTERM");
     await exited(announcer);
     announcer = spawnAnnouncer("--drain");
-    await exited(announcer);
+    historyWriter.kill("SIGTERM");
+    await exited(historyWriter);
+    historyWriter = spawnHistory("--drain");
+    await Promise.all([exited(announcer), exited(historyWriter)]);
+    const history = await checkHistory(dynamo, stack.resources.tableName);
     const replayed = await replayFailures({
       sqs,
       streams: createStreamsClient({ ...direct }),
@@ -467,6 +508,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       wronglyAnnouncedRevocations: [...revokedSeen.keys()].filter((id) => !expectedRevocations.has(id))
         .length,
       inconsistentRevocations: inconsistentRevocations.size,
+      historyItems: history.items,
+      historyMismatched: history.mismatched.length,
       givenUpBatches: replayed.length,
       lost,
       doublePaid,
@@ -494,11 +537,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       row.unannouncedRevocations === 0 &&
       row.wronglyAnnouncedRevocations === 0 &&
       row.inconsistentRevocations === 0 &&
+      row.historyMismatched === 0 &&
+      row.historyItems === row.uniqueIntents &&
       replayed.every((r) => r.outcome === "republished");
     return row;
   } finally {
     for (const worker of workers) worker.kill("SIGKILL");
     announcer.kill("SIGKILL");
+    historyWriter.kill("SIGKILL");
     await rm(scratch, { recursive: true, force: true });
     await streamProxy.stop();
     await busProxy.stop();

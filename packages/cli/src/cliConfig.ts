@@ -25,6 +25,10 @@ const cliConfigSchema = z.object({
   BUS_NAME: z.string().min(1, "must not be empty").optional(),
   ANNOUNCER_FAILURE_QUEUE_URL: urlVariable().optional(),
   GRANTS_QUEUE_URL: urlVariable().optional(),
+  /** The history writer's failure queue (given-up batches), for `rewards history`. */
+  HISTORY_FAILURE_QUEUE_URL: urlVariable().optional(),
+  /** Not the CLI's own: `rewards history` hands it to the function, which validates it. */
+  REWARDS_HISTORY_DAYS: z.string().optional(),
   ...sdkVariables,
   AWS_ENDPOINT_URL_EVENTBRIDGE: urlVariable().optional(),
   AWS_ENDPOINT_URL_DYNAMODB_STREAMS: urlVariable().optional(),

@@ -64,6 +64,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/announcer")).registerAnnouncer,
   },
   {
+    name: "history",
+    term: "history [options]",
+    description:
+      "run the history's writer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one history item (docs/history.md); given-up batches go to HISTORY_FAILURE_QUEUE_URL. Until SIGINT/SIGTERM",
+    load: async () => (await import("./commands/history")).registerHistory,
+  },
+  {
     name: "queue",
     term: "queue",
     description: "the main queue (QUEUE_URL)",
@@ -98,7 +105,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "user",
     term: "user [options] <userId>",
     description:
-      "show a user's profile: XP, number of awards, last update, and today's XP toward the daily cap; or repair its XP",
+      "show a user's profile (XP, level, today's XP against the daily cap) and last awards, through the reader library; or repair its XP",
     load: async () => (await import("./commands/user")).registerUser,
   },
   {

@@ -5,6 +5,7 @@
  * the same modules.
  */
 export { type CliConfig, configFrom } from "./cliConfig";
+export { checkHistory, type HistoryCheck } from "./demo/checkHistory";
 export type { FunctionCode } from "./functions/functionProcess";
 export { deployedAnnouncerSettings, startLocalAnnouncer } from "./functions/localAnnouncer";
 export { startLocalWorker } from "./functions/localWorker";
