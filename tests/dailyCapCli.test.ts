@@ -33,6 +33,15 @@ describe("the daily cap in the operator's commands", () => {
       today: { day: today, xp: 50, cap: 50, left: 0 },
     });
     expect((await runCli(["user", user], env)).stdout).toContain(`${today}: 50 of 50 XP (daily cap), 0 left`);
+    // --awards N: the last N awards, newest first (the signup was the batch's last commit); the
+    // capped one says what it paid of what its rule asks.
+    const two = JSON.parse((await runCli(["user", user, "--awards", "2", "--json"], env)).stdout).history;
+    expect(two.awards).toHaveLength(2);
+    expect(two.cursor).toEqual(expect.any(String));
+    const shown = (await runCli(["user", user], env)).stdout;
+    expect(shown).toContain("last 4 awards, newest first:");
+    expect(shown).toMatch(/│ article\.completed │ c +│ 10 of 20 │/);
+    expect((await runCli(["user", user, "--awards", "101"], env)).code).toBe(2);
     // Where the cap is not configured, the day's total is still shown, and so is that.
     expect((await runCli(["user", user], table.env)).stdout).toContain(`${today}: 50 XP (no daily cap set)`);
   });

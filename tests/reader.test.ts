@@ -77,6 +77,9 @@ describe("@rewards/reader on the local stack", () => {
     });
     expect(sent).toEqual(["BatchGetItemCommand"]);
 
+    // A cap lowered below what was paid today leaves nothing, never a negative allowance.
+    const lowered = createReader({ tableName: table.tableName, client, dailyCap: 20 });
+    expect((await lowered.profile(user)).today).toEqual({ day: today, xp: 30, cap: 20, left: 0 });
     // Without a cap, today comes from the history, counted as the cap counts it: the same 30.
     const uncapped = createReader({ tableName: table.tableName, client });
     expect((await uncapped.profile(user)).today).toEqual({ day: today, xp: 30 });
