@@ -23,6 +23,7 @@ const UNIT = [
   "packages/history/test/**/*.test.ts",
   "packages/producer/test/**/*.test.ts",
   "packages/reader/test/**/*.test.ts",
+  "packages/read-api/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
 ];
 const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];

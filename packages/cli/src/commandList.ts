@@ -27,7 +27,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "dev",
     term: "dev [options]",
     description:
-      "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker and stream sources running the announcer and the history's writer, and print the env to point other shells at them; Ctrl-C stops",
+      "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker, stream sources running the announcer and the history's writer, and the HTTP read API on a loopback port (READER_URL), and print the env to point other shells at them; Ctrl-C stops",
     load: async () => (await import("./commands/dev")).registerDev,
   },
   {

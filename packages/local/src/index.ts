@@ -25,8 +25,12 @@ export {
   type FunctionRuntime,
 } from "./functionRuntime/functionRuntime";
 export { lambdaEnvironment } from "./functionRuntime/lambdaEnvironment";
+export { functionUrlEvent, type HttpRequestLine } from "./functionUrl/functionUrlEvent";
+export { functionUrlResponse, type HttpAnswer } from "./functionUrl/functionUrlResponse";
+export { type FunctionUrlServerOptions, startFunctionUrlServer } from "./functionUrl/functionUrlServer";
 export { type BusEvent, type BusRule, type LocalBus, startLocalBus } from "./localBus";
 export { LocalStackError } from "./localStackError";
+export type { LoopbackServer } from "./loopbackServer";
 export { packageRoot } from "./packageRoot";
 export { createTable, type Provisioned, type ProvisionOptions, provision } from "./provision";
 export { pythonForMoto, startDynamo } from "./startDynamo";

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { commandConfig, configFrom } from "../cliConfig";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
 import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
+import { startLocalReadApi } from "../functions/localReadApi";
 import { startLocalWorker } from "../functions/localWorker";
 import { integer } from "../options";
 import { cliLogger } from "../stdErrLogger";
@@ -19,6 +20,7 @@ interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
   announcer: boolean;
   history: boolean;
+  readApi: boolean;
   json?: boolean;
   dailyCap?: number;
 }
@@ -28,7 +30,7 @@ export function registerDev(program: Command): void {
     program
       .command("dev")
       .description(
-        "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker and stream sources running the announcer and the history's writer, and print the env to point other shells at them; Ctrl-C stops",
+        "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker, stream sources running the announcer and the history's writer, and the HTTP read API on a loopback port (READER_URL), and print the env to point other shells at them; Ctrl-C stops",
       ),
     { minPollers: 0 },
   )
@@ -40,6 +42,7 @@ export function registerDev(program: Command): void {
     )
     .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
     .option("--no-history", "do not run the history's writer (the reader's history stays empty)")
+    .option("--no-read-api", "do not serve the HTTP read API (no READER_URL)")
     .option("--json", "print the environment as one JSON object (on one line), for scripts")
     .action(async (options: DevOptions) => {
       const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = commandConfig();
@@ -89,17 +92,23 @@ export function registerDev(program: Command): void {
               onOutput,
             })
           : undefined;
+        // The function URL's stand-in, with the worker's cap: `today` is read where the worker writes it.
+        const readApi = options.readApi
+          ? await startLocalReadApi({ config, code: options.function, onOutput })
+          : undefined;
+        const printed = { ...stack.env, ...capEnv, ...(readApi ? { READER_URL: readApi.url } : {}) };
         if (options.json) {
-          process.stdout.write(`${JSON.stringify({ ...stack.env, ...capEnv })}\n`);
+          process.stdout.write(`${JSON.stringify(printed)}\n`);
         } else {
-          const exports = Object.entries({ ...stack.env, ...capEnv })
+          const exports = Object.entries(printed)
             .map(([name, value]) => `export ${name}=${value}`)
             .join("\n");
           process.stdout.write(
             `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB and its stream: ${stack.backends.dynamodb}, EventBridge: ${stack.backends.eventbridge}); ` +
               `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
               `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}; ` +
-              `${history ? `the history's writer records every award in ${config.TABLE_NAME}` : "no history's writer (--no-history)"}.\n` +
+              `${history ? `the history's writer records every award in ${config.TABLE_NAME}` : "no history's writer (--no-history)"}; ` +
+              `${readApi ? `the read API answers at READER_URL (curl "$READER_URL/users/<id>")` : "no read API (--no-read-api)"}.\n` +
               `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`.\n` +
               "Every announcement goes to two queues, so that `grants tail` and a consumer under development never take each other's events: " +
               "GRANTS_QUEUE_URL holds EventBridge's envelope (what `npx rewards grants tail` reads), " +
@@ -108,7 +117,7 @@ export function registerDev(program: Command): void {
           );
         }
         await untilSignal(() => logger.info("stopping"));
-        await Promise.all([worker?.stop(), announcer?.stop(), history?.stop()]);
+        await Promise.all([worker?.stop(), announcer?.stop(), history?.stop(), readApi?.stop()]);
       } finally {
         await stack.stop();
       }

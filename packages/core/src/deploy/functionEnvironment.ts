@@ -52,5 +52,21 @@ export function historyEnvironment<T>(
   };
 }
 
+/**
+ * The variables the deployment gives the read API (infra/ and the local runtime alike): the
+ * daily cap is the worker's, from the same stage setting, so `today` is read where the worker
+ * writes it.
+ */
+export function readApiEnvironment<T>(
+  names: { tableName: T },
+  settings: { logLevel?: string | undefined; dailyCap?: number | undefined } = {},
+): { TABLE_NAME: T; LOG_LEVEL: string; REWARDS_DAILY_XP_CAP?: string } {
+  return {
+    TABLE_NAME: names.tableName,
+    LOG_LEVEL: settings.logLevel ?? "info",
+    ...(settings.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(settings.dailyCap) }),
+  };
+}
+
 /** REWARDS_HISTORY_DAYS when unset (§6). */
 export const DEFAULT_HISTORY_DAYS = 400;

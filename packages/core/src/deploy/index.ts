@@ -22,6 +22,7 @@ export {
   announcerEnvironment,
   DEFAULT_HISTORY_DAYS,
   historyEnvironment,
+  readApiEnvironment,
   workerEnvironment,
 } from "./functionEnvironment";
 export { resources } from "./resources";

@@ -86,6 +86,20 @@ const history = {
 } as const;
 
 /**
+ * The HTTP read API (§12): a Lambda function URL over the reader library. Each request is one
+ * or two reads of the table, so a small function with a short timeout.
+ */
+const readApi = {
+  /** The function's name locally (SST derives its own per stage). */
+  name: "rewards-read-api",
+  /** A request is at most two strongly consistent reads; 10 s leaves the SDK room for its retries. */
+  timeoutSeconds: 10,
+  memoryMb: 256,
+  runtime: "nodejs22.x",
+  logRetention: "1 month",
+} as const;
+
+/**
  * AWS advises a visibility timeout of at least six times the function timeout plus the
  * batch window, so a message is not redelivered while a retried invocation still holds
  * it; 30 s more on top as headroom.
@@ -119,6 +133,7 @@ export const resources = {
   worker,
   announcer,
   history,
+  readApi,
   /** Where `reward.granted` and `reward.revoked` go. Local name; SST derives its own per stage. */
   bus: {
     name: "rewards-bus",
@@ -153,6 +168,12 @@ export const resources = {
     /** The history writer's oldest unread award older than this (IteratorAge, 3 minutes in a row). */
     historyIteratorAgeMs: 5 * 60 * 1000,
     historyIteratorAgePeriods: 3,
+    /** The read API's 5xx answers in a minute, this many minutes in a row: readers see errors. */
+    readApi5xxPerMinute: 5,
+    readApi5xxPeriods: 3,
+    /** The read API's p99 latency above this (ms), this many 1-minute periods in a row. */
+    readApiP99Ms: 1000,
+    readApiP99Periods: 5,
   },
 } as const;
 

@@ -1,0 +1,128 @@
+import { historyPageSchema, MAX_PAGE_LIMIT, profileSchema } from "@rewards/reader";
+import { z } from "zod";
+import { problemTypes } from "./function/problem";
+import { ROUTES } from "./function/route";
+
+const problemSchema = z
+  .object({
+    type: z.enum(Object.values(problemTypes).map((p) => p.type) as [string, ...string[]]),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string().describe("what was wrong with this request; for a 5xx, nothing of the cause"),
+    parameter: z.enum(["userId", "limit", "cursor"]).optional().describe("the bad parameter (400 only)"),
+  })
+  .describe("an RFC 9457 problem");
+
+/** A zod schema as an OpenAPI 3.1 component (JSON Schema 2020-12, without its $schema). */
+function component(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "output" });
+  return rest;
+}
+
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+const failures = {
+  "404": problem("no such route"),
+  "405": problem("a method other than GET (the Allow header says GET)"),
+  "500": problem("an internal failure; the body names no cause"),
+  "503": problem("the table could not be read just now (throttling); Retry-After says when to try again"),
+};
+
+const userIdParameter = {
+  name: "userId",
+  in: "path",
+  required: true,
+  description: "the user's id, exactly as in the events (1 to 256 characters), percent-encoded",
+  schema: { type: "string", minLength: 1 },
+};
+
+const noStore = {
+  "Cache-Control": { description: "always no-store", schema: { type: "string", const: "no-store" } },
+};
+
+/**
+ * The read API's OpenAPI 3.1 document (schemas/reader.openapi.json, written by
+ * `npm run schemas`): its bodies are the reader library's zod schemas, so the library, the
+ * API and this document cannot drift apart.
+ */
+export function readerOpenApiDocument(): Record<string, unknown> {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "rewards read API",
+      version: "1",
+      description:
+        "A reader's rewards: profile (XP, level, today against the daily cap) and award history. A Lambda function URL with IAM auth: sign each request with SigV4 (service lambda). docs/reading.md.",
+    },
+    security: [{ sigv4: [] }],
+    paths: {
+      [ROUTES.profile]: {
+        get: {
+          operationId: "getProfile",
+          summary: "a user's profile; an unknown user is a new reader (0 XP), never a 404",
+          parameters: [userIdParameter],
+          responses: {
+            "200": {
+              description: "the profile",
+              headers: noStore,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Profile" } } },
+            },
+            "400": problem("a userId the events' schema refuses"),
+            ...failures,
+          },
+        },
+      },
+      [ROUTES.awards]: {
+        get: {
+          operationId: "getAwards",
+          summary: "one page of a user's awards, newest first",
+          parameters: [
+            userIdParameter,
+            {
+              name: "limit",
+              in: "query",
+              required: false,
+              description: `awards per page, 1 to ${MAX_PAGE_LIMIT}; 20 when absent`,
+              schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20 },
+            },
+            {
+              name: "cursor",
+              in: "query",
+              required: false,
+              description: "the previous page's cursor, as it was given",
+              schema: { type: "string", minLength: 1 },
+            },
+          ],
+          responses: {
+            "200": {
+              description: "a page of the history",
+              headers: noStore,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/HistoryPage" } } },
+            },
+            "400": problem("a bad userId, limit or cursor (the body's parameter names it)"),
+            ...failures,
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        sigv4: {
+          type: "apiKey",
+          in: "header",
+          name: "Authorization",
+          description:
+            "AWS Signature Version 4 (service lambda, the URL's region): the function URL's IAM auth",
+        },
+      },
+      schemas: {
+        Profile: component(profileSchema),
+        HistoryPage: component(historyPageSchema),
+        Problem: component(problemSchema),
+      },
+    },
+  };
+}

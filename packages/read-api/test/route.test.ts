@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { failureOf } from "../src/function/failureOf";
+import { problemTypes } from "../src/function/problem";
+import { routeOf } from "../src/function/route";
+
+const get = (path: string, query: Record<string, string> = {}) => routeOf({ method: "GET", path, query });
+
+describe("routeOf: the read API's two routes, and the problems of everything else", () => {
+  it.each([
+    ["/users/u1", { kind: "profile", userId: "u1" }],
+    ["/users/u1/", { kind: "profile", userId: "u1" }],
+    ["/users/a%2Fb%23c", { kind: "profile", userId: "a/b#c" }],
+    ["/users/u1/awards", { kind: "awards", userId: "u1" }],
+    ["/users/u%20x/awards/", { kind: "awards", userId: "u x" }],
+  ])("GET %s → %j", (path, route) => {
+    expect(get(path)).toEqual(route);
+  });
+
+  it("reads limit (digits only) and cursor from the query", () => {
+    expect(get("/users/u/awards", { limit: "2", cursor: "abc" })).toEqual({
+      kind: "awards",
+      userId: "u",
+      limit: 2,
+      cursor: "abc",
+    });
+    // Out of range is the reader's to refuse (it names the range): the route hands it on.
+    expect(get("/users/u/awards", { limit: "0" })).toEqual({ kind: "awards", userId: "u", limit: 0 });
+  });
+
+  it.each([["abc"], ["1.5"], [""], ["-1"], ["1e1"], [" 5"], ["0x10"], ["1000"]])(
+    "limit=%j is a 400 naming limit",
+    (limit) => {
+      expect(get("/users/u/awards", { limit })).toEqual({
+        kind: "problem",
+        problem: {
+          type: problemTypes.invalidParameter.type,
+          title: "Invalid parameter",
+          status: 400,
+          detail: `limit: an integer from 1 to 100, not ${JSON.stringify(limit)}`,
+          parameter: "limit",
+        },
+      });
+    },
+  );
+
+  it("an empty cursor and a bad escape in the user id are 400s naming them", () => {
+    expect(get("/users/u/awards", { cursor: "" })).toMatchObject({
+      kind: "problem",
+      problem: { status: 400, parameter: "cursor" },
+    });
+    expect(get("/users/%E0%A4%A/awards")).toMatchObject({
+      kind: "problem",
+      problem: {
+        status: 400,
+        parameter: "userId",
+        detail: "userId: not a valid percent-encoded path segment",
+      },
+    });
+  });
+
+  it.each([["/"], ["/nope"], ["/users"], ["/users/"], ["/users/u/awards/x"], ["/users/u/profile"]])(
+    "%s is a 404",
+    (path) => {
+      expect(get(path)).toMatchObject({
+        kind: "problem",
+        problem: { type: problemTypes.notFound.type, status: 404, title: "No such resource" },
+      });
+    },
+  );
+
+  it.each([["POST"], ["PUT"], ["DELETE"], ["HEAD"]])("%s on a route is a 405 that allows GET", (method) => {
+    for (const path of ["/users/u", "/users/u/awards"])
+      expect(routeOf({ method, path, query: {} })).toEqual({
+        kind: "problem",
+        problem: {
+          type: problemTypes.methodNotAllowed.type,
+          title: "Method not allowed",
+          status: 405,
+          detail: `${method} is not allowed here: only GET`,
+        },
+        allow: "GET",
+      });
+  });
+
+  it("another method on an unknown path is a 404, not a 405", () => {
+    expect(routeOf({ method: "POST", path: "/nope", query: {} })).toMatchObject({ problem: { status: 404 } });
+  });
+});
+
+describe("failureOf: what a failed read answers", () => {
+  const aws = (name: string, status: number) =>
+    Object.assign(new Error(`${name} happened`), { name, $metadata: { httpStatusCode: status } });
+
+  it.each([
+    [new RangeError("userId: must be 1 to 256 characters"), 400, "userId"],
+    [new RangeError("limit: an integer from 1 to 100, not 0"), 400, "limit"],
+    [new RangeError("cursor: not a cursor this reader gave"), 400, "cursor"],
+  ])("the reader's %s is a 400 naming it", (error, status, parameter) => {
+    expect(failureOf(error)).toEqual({
+      type: problemTypes.invalidParameter.type,
+      title: "Invalid parameter",
+      status,
+      detail: error.message,
+      parameter,
+    });
+  });
+
+  it.each([
+    [aws("ProvisionedThroughputExceededException", 400)],
+    [aws("ThrottlingException", 400)],
+    [aws("InternalServerError", 500)],
+    [Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })],
+    [Object.assign(new Error("timed out"), { name: "TimeoutError" })],
+  ])("%s is a 503 that says nothing of the cause", (error) => {
+    expect(failureOf(error)).toEqual({
+      type: problemTypes.unavailable.type,
+      title: "Temporarily unavailable",
+      status: 503,
+      detail: "the rewards table could not be read just now; try again shortly",
+    });
+  });
+
+  it.each([
+    [aws("ResourceNotFoundException", 400)],
+    [aws("AccessDeniedException", 400)],
+    [aws("ValidationException", 400)],
+    [new TypeError("x is not a function")],
+    [new RangeError("Invalid time value")],
+    ["a string"],
+  ])("%s is a 500 that says nothing of the cause", (error) => {
+    const problem = failureOf(error);
+    expect(problem).toEqual({
+      type: problemTypes.internal.type,
+      title: "Internal error",
+      status: 500,
+      detail: "the request could not be answered; the failure is in the read API's log",
+    });
+  });
+});
