@@ -1,0 +1,286 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { Writable } from "node:stream";
+import { promisify } from "node:util";
+import { configFrom, revokeIntent, startLocalReadApi } from "@rewards/cli";
+import { createDynamoBaseClient, createDynamoClient, createLogger } from "@rewards/core/aws";
+import { functionUrlEvent, pythonForMoto, startFaultProxy } from "@rewards/local";
+import { createHandler, createReadApiDeps, problemTypes } from "@rewards/read-api";
+import { createReader } from "@rewards/reader";
+import { completed, HANG_GUARD_MS, lambdaContext, signup, stackTest } from "@rewards/testing";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { describe, expect } from "vitest";
+import { award, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistoryOfStream } from "./fixtures/historyFixtures";
+
+// The HTTP read API (SPEC §12) against the local stack: the function's handler with its real
+// deps, then the local function URL `rewards dev` serves, then the Python caller.
+
+const it = stackTest();
+const root = new URL("../", import.meta.url);
+const openApi = JSON.parse(await readFile(new URL("schemas/reader.openapi.json", root), "utf8"));
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+// The instants and days are checked too (date-time, date), as a generated client would.
+addFormats.default(ajv);
+ajv.addSchema(openApi, "openapi");
+const validators = Object.fromEntries(
+  ["Profile", "HistoryPage", "Problem"].map((name) => [
+    name,
+    ajv.compile({ $ref: `openapi#/components/schemas/${name}` }),
+  ]),
+);
+
+/** Every response body checked against the committed OpenAPI document, by its status and route. */
+function conforms(path: string, answer: { status: number; body: unknown }) {
+  const name = answer.status !== 200 ? "Problem" : path.includes("/awards") ? "HistoryPage" : "Profile";
+  const validate = validators[name];
+  if (!validate) throw new Error(name);
+  expect(validate(answer.body), `${path} ${answer.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+}
+
+/** The handler with its real deps over `env`, its log lines and EMF lines kept. */
+function readApiOver(env: Record<string, string>) {
+  const logs: Array<Record<string, unknown>> = [];
+  const metrics: Array<Record<string, unknown>> = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  const handler = createHandler({
+    ...createReadApiDeps(env),
+    logger: createLogger({ level: "info", name: "rewards-read-api", destination }),
+    emitMetrics: (line) => metrics.push(JSON.parse(line)),
+  });
+  const request = async (method: string, target: string) => {
+    const event = functionUrlEvent(
+      { method, url: target, headers: { host: "local" }, sourceIp: "127.0.0.1" },
+      Buffer.alloc(0),
+      new Date(),
+    );
+    const result = (await handler(event, lambdaContext())) as APIGatewayProxyStructuredResultV2;
+    const answer = {
+      status: result.statusCode ?? 0,
+      headers: result.headers ?? {},
+      body: JSON.parse(String(result.body)),
+    };
+    conforms(target, answer);
+    return answer;
+  };
+  return { request, logs, metrics };
+}
+
+async function seededUser(stack: Parameters<typeof ownTable>[0], user: string) {
+  const table = await ownTable(stack);
+  const env: Record<string, string> = { ...table.env, REWARDS_DAILY_XP_CAP: "30", LOG_LEVEL: "silent" };
+  await award(env, [completed(user, "a")]);
+  await award(env, [completed(user, "a"), completed(user, "b"), completed(user, "c")]);
+  await award(env, [signup(user)]);
+  await revokeIntent(1, `${user}#a#article.completed`, {
+    dynamo: createDynamoClient(env),
+    tableName: table.tableName,
+    reason: "producer bug",
+    dryRun: false,
+  });
+  await writeHistoryOfStream(env, table.streamArn);
+  const reader = createReader({
+    tableName: table.tableName,
+    client: createDynamoBaseClient(env),
+    dailyCap: 30,
+  });
+  return { table, env, reader };
+}
+
+describe("the read API's handler on the local stack", () => {
+  it("answers what the library answers: the profile, pages of awards joined by cursor", async ({ stack }) => {
+    const { env, reader } = await seededUser(stack, "api-user");
+    const { request, logs, metrics } = readApiOver(env);
+
+    const profile = await request("GET", "/users/api-user");
+    expect(profile).toEqual({
+      status: 200,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+      body: await reader.profile("api-user"),
+    });
+    expect(profile.body).toMatchObject({ xp: 110, awards: 3, today: { xp: 30, cap: 30, left: 0 } });
+
+    const first = await request("GET", "/users/api-user/awards?limit=2");
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual(await reader.history("api-user", { limit: 2 }));
+    expect(first.body.awards).toHaveLength(2);
+    const second = await request(
+      "GET",
+      `/users/api-user/awards?limit=2&cursor=${encodeURIComponent(first.body.cursor)}`,
+    );
+    expect(second.body.cursor).toBeUndefined();
+    expect([...first.body.awards, ...second.body.awards]).toEqual((await reader.history("api-user")).awards);
+    expect((await request("GET", "/users/api-user/awards")).body).toEqual(await reader.history("api-user"));
+
+    // An unknown user is a new reader, never a 404; the same for its awards.
+    expect(await request("GET", "/users/never-seen")).toMatchObject({
+      status: 200,
+      body: { userId: "never-seen", xp: 0, awards: 0, level: { level: 1, xpFloor: 0, xpNext: 100 } },
+    });
+    expect((await request("GET", "/users/never-seen/awards")).body).toEqual({ awards: [] });
+
+    // One info line per request, the route's template and never the user's id; one EMF line.
+    expect(logs).toHaveLength(6);
+    expect(logs[0]).toEqual({
+      level: 30,
+      time: expect.any(String),
+      name: "rewards-read-api",
+      method: "GET",
+      route: "/users/{userId}",
+      status: 200,
+      ms: expect.any(Number),
+      msg: "request",
+    });
+    expect(JSON.stringify(logs)).not.toContain("api-user");
+    expect(metrics[1]).toMatchObject({
+      service: "rewards-read-api",
+      requests: 1,
+      "4xx": 0,
+      "5xx": 0,
+      latency: expect.any(Number),
+      _aws: { CloudWatchMetrics: [{ Namespace: "Rewards", Dimensions: [["service"]] }] },
+    });
+  });
+
+  it("bad limit, bad cursor, a userId the events refuse, POST and /nope: 400/400/400/405/404 problems", async ({
+    stack,
+  }) => {
+    const { env } = await seededUser(stack, "api-bad");
+    const { request, metrics } = readApiOver(env);
+    const problem = (status: number, type: string, extra: Record<string, unknown> = {}) => ({
+      status,
+      headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", ...extra },
+      body: expect.objectContaining({ type, status, title: expect.any(String), detail: expect.any(String) }),
+    });
+    const invalid = problemTypes.invalidParameter.type;
+    for (const [target, parameter] of [
+      ["/users/api-bad/awards?limit=abc", "limit"],
+      ["/users/api-bad/awards?limit=0", "limit"],
+      ["/users/api-bad/awards?limit=101", "limit"],
+      ["/users/api-bad/awards?cursor=not-ours", "cursor"],
+      [`/users/${"u".repeat(257)}`, "userId"],
+      [`/users/${"u".repeat(257)}/awards`, "userId"],
+    ] as const) {
+      const answer = await request("GET", target);
+      expect(answer, target).toEqual(problem(400, invalid));
+      expect(answer.body.parameter, target).toBe(parameter);
+      expect(answer.body.detail, target).toMatch(new RegExp(`^${parameter}: `));
+    }
+    expect(await request("POST", "/users/api-bad")).toEqual(
+      problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
+    );
+    expect(await request("DELETE", "/users/api-bad/awards")).toEqual(
+      problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
+    );
+    expect(await request("GET", "/nope")).toEqual(problem(404, problemTypes.notFound.type));
+    expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual(Array(9).fill([1, 0]));
+  });
+
+  it("throttled reads are a 503 with Retry-After, a missing table a 500: no stack, no AWS detail", async ({
+    stack,
+  }) => {
+    const { env } = await seededUser(stack, "api-fail");
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.dynamodb,
+      rules: [{ operation: "*", fault: "throttle", probability: 1 }],
+      seed: 1,
+    });
+    try {
+      const throttled = readApiOver({ ...env, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint });
+      for (const target of ["/users/api-fail", "/users/api-fail/awards"]) {
+        const answer = await throttled.request("GET", target);
+        expect(answer).toEqual({
+          status: 503,
+          headers: {
+            "Content-Type": "application/problem+json",
+            "Cache-Control": "no-store",
+            "Retry-After": "1",
+          },
+          body: {
+            type: problemTypes.unavailable.type,
+            title: "Temporarily unavailable",
+            status: 503,
+            detail: "the rewards table could not be read just now; try again shortly",
+          },
+        });
+      }
+      // The cause is in the log, at error level, and only there.
+      expect(throttled.logs.map((l) => [l.level, l.status])).toEqual([
+        [50, 503],
+        [50, 503],
+      ]);
+      expect(String(throttled.logs[0]?.error)).toMatch(/ProvisionedThroughputExceeded/);
+      expect(throttled.metrics.map((m) => m["5xx"])).toEqual([1, 1]);
+    } finally {
+      await proxy.stop();
+    }
+    const missing = readApiOver({ ...env, TABLE_NAME: "no-such-table" });
+    const answer = await missing.request("GET", "/users/api-fail");
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({
+      type: problemTypes.internal.type,
+      title: "Internal error",
+      status: 500,
+      detail: "the request could not be answered; the failure is in the read API's log",
+    });
+    expect(String(missing.logs[0]?.error)).toMatch(/ResourceNotFound|no-such-table|not found/i);
+  });
+
+  it("its configuration is checked at start: every bad variable named at once", () => {
+    expect(() => createReadApiDeps({ REWARDS_DAILY_XP_CAP: "-3" })).toThrow(
+      "invalid configuration: REWARDS_DAILY_XP_CAP must be a positive whole number (unset it for no cap); TABLE_NAME is required",
+    );
+  });
+});
+
+describe("the read API as rewards dev serves it: a local function URL", () => {
+  it(
+    "answers over HTTP what the handler answers, and the Python example reads it (signed and not)",
+    async ({ stack }) => {
+      const { env, reader } = await seededUser(stack, "py-reader");
+      const api = await startLocalReadApi({
+        config: configFrom(env, "TABLE_NAME"),
+        code: "source",
+        onOutput: () => {},
+      });
+      try {
+        const profile = await fetch(`${api.url}/users/py-reader`);
+        expect(profile.status).toBe(200);
+        expect(profile.headers.get("cache-control")).toBe("no-store");
+        expect(await profile.json()).toEqual(await reader.profile("py-reader"));
+        const nope = await fetch(`${api.url}/nope`, { method: "POST" });
+        expect([nope.status, nope.headers.get("content-type")]).toEqual([404, "application/problem+json"]);
+
+        const python = (args: string[], extra: Record<string, string> = {}) =>
+          promisify(execFile)(pythonForMoto(), [new URL("examples/python/read.py", root).pathname, ...args], {
+            env: { PATH: process.env.PATH ?? "", READER_URL: api.url, ...extra },
+          }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+        // Signed with the stack's credentials (the local URL takes it), then unsigned (none found).
+        const signed = await python(["profile", "py-reader"], {
+          AWS_ACCESS_KEY_ID: "test",
+          AWS_SECRET_ACCESS_KEY: "test",
+          AWS_REGION: "us-east-1",
+        });
+        expect(JSON.parse(signed.stdout)).toEqual(await reader.profile("py-reader"));
+        const all = await python(["awards", "py-reader", "--limit", "1", "--all"]);
+        expect(JSON.parse(all.stdout)).toEqual({ awards: (await reader.history("py-reader")).awards });
+        const refused = await python(["awards", "py-reader", "--limit", "0"]);
+        expect(refused).toMatchObject({
+          code: 1,
+          stdout: "",
+          stderr: "read.py: 400 Invalid parameter: limit: an integer from 1 to 100, not 0\n",
+        });
+      } finally {
+        await api.stop();
+      }
+    },
+    HANG_GUARD_MS,
+  );
+});
