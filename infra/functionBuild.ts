@@ -2,7 +2,7 @@
  * The one definition of how the functions are built. infra/ hands it to SST (each function's
  * `nodejs` options) and `npm run build:function` gives it to esbuild directly, so the
  * bundles tested here (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs,
- * packages/history/dist/handler.mjs) are the bundles AWS runs. SST builds with esbuild too (pkg/runtime/node/build.go): platform
+ * packages/history/dist/handler.mjs, packages/read-api/dist/handler.mjs) are the bundles AWS runs. SST builds with esbuild too (pkg/runtime/node/build.go): platform
  * node, bundle, keepNames, mainFields module/main, and for ESM always the banner below.
  */
 export const functionBuild = {
@@ -44,8 +44,8 @@ export interface FunctionEntry {
 }
 
 /**
- * The three functions: the worker (the queue), the announcer and the history writer (both on
- * the table's stream).
+ * The four functions: the worker (the queue), the announcer and the history writer (both on
+ * the table's stream), and the read API (a function URL).
  */
 export const functionEntries = {
   worker: {
@@ -62,6 +62,11 @@ export const functionEntries = {
     entry: "packages/history/src/handler.ts",
     handler: "packages/history/src/handler.handler",
     outfile: "packages/history/dist/handler.mjs",
+  },
+  readApi: {
+    entry: "packages/read-api/src/handler.ts",
+    handler: "packages/read-api/src/handler.handler",
+    outfile: "packages/read-api/dist/handler.mjs",
   },
 } as const satisfies Record<string, FunctionEntry>;
 

@@ -1,10 +1,10 @@
 /**
- * `npm run build:function`: the deployable bundles of the three functions
+ * `npm run build:function`: the deployable bundles of the four functions
  * (packages/worker/dist/handler.mjs, packages/announcer/dist/handler.mjs,
- * packages/history/dist/handler.mjs), built with the
+ * packages/history/dist/handler.mjs, packages/read-api/dist/handler.mjs), built with the
  * options infra/ gives SST (infra/functionBuild.ts), and the `rewards` command's bundle
  * (packages/cli/dist, scripts/buildCli.ts). Prints each bundle's size. `--function
- * worker|announcer|history` builds that function alone; `--metafile FILE` writes esbuild's metafile (what the bytes
+ * worker|announcer|history|readApi` builds that function alone; `--metafile FILE` writes esbuild's metafile (what the bytes
  * are); `--no-cli` builds the functions but not the command; `--variant` builds an alternative for the cold-start benchmark (`unminified`, or
  * `sdk-external`: the SDK left to the runtime) to `--outfile`.
  */

@@ -283,4 +283,24 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
     },
     HANG_GUARD_MS,
   );
+  it(
+    "the deployable bundle (packages/read-api/dist/handler.mjs) answers as the source does",
+    async ({ stack }) => {
+      const { env, reader } = await seededUser(stack, "bundled");
+      const api = await startLocalReadApi({
+        config: configFrom(env, "TABLE_NAME"),
+        code: "artifact",
+        onOutput: () => {},
+      });
+      try {
+        const page = await fetch(`${api.url}/users/bundled/awards?limit=3`);
+        expect(await page.json()).toEqual(await reader.history("bundled", { limit: 3 }));
+        const bad = await fetch(`${api.url}/users/bundled/awards?limit=x`);
+        expect([bad.status, (await bad.json()).parameter]).toEqual([400, "limit"]);
+      } finally {
+        await api.stop();
+      }
+    },
+    HANG_GUARD_MS,
+  );
 });

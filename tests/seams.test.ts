@@ -73,7 +73,7 @@ describe("nothing in core knows a command line", () => {
   );
 });
 
-describe("the three functions are one shape", () => {
+describe("the four functions are one shape", () => {
   const layout = (pkg: string) =>
     sources(`packages/${pkg}/src`)
       .map((file) => file.slice(`packages/${pkg}/src/`.length))
@@ -92,4 +92,15 @@ describe("the three functions are one shape", () => {
       ).toBe(true);
     },
   );
+
+  it("read-api: handler.ts over function/createHandler.ts and function/answerRequest.ts (one request, not a batch)", () => {
+    expect(layout("read-api")).toEqual(
+      expect.arrayContaining(["handler.ts", "function/createHandler.ts", "function/answerRequest.ts"]),
+    );
+    expect(
+      sources("packages/read-api/src").every((file) =>
+        /\/src\/(handler|index)\.ts$|\/src\/function\//.test(file),
+      ),
+    ).toBe(true);
+  });
 });

@@ -3,6 +3,7 @@ export { type Answered, answerRequest } from "./function/answerRequest";
 export { createHandler, type FunctionUrlHandler } from "./function/createHandler";
 export { createReadApiDeps } from "./function/createReadApiDeps";
 export { failureOf } from "./function/failureOf";
+export { readerOpenApiDocument } from "./function/openApiDocument";
 export {
   type Parameter,
   PROBLEM_BASE,
@@ -14,4 +15,3 @@ export {
 export { type ReadApiConfig, readReadApiConfig } from "./function/readApiConfig";
 export type { ReadApiDeps } from "./function/readApiDeps";
 export { type RequestLine, ROUTES, type Route, routeOf } from "./function/route";
-export { readerOpenApiDocument } from "./openApiDocument";

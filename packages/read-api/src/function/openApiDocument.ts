@@ -1,7 +1,7 @@
 import { historyPageSchema, MAX_PAGE_LIMIT, profileSchema } from "@rewards/reader";
 import { z } from "zod";
-import { problemTypes } from "./function/problem";
-import { ROUTES } from "./function/route";
+import { problemTypes } from "./problem";
+import { ROUTES } from "./route";
 
 const problemSchema = z
   .object({
