@@ -1,17 +1,20 @@
 import { resources } from "@rewards/core/deploy";
 
-export interface AlarmSpec<Name = string> {
+interface AlarmSpecBase<Name> {
   name: string;
   description: string;
   namespace: string;
   metricName: string;
   dimensions: Record<string, Name | string>;
-  statistic: "Sum" | "Maximum";
   /** Breaching when the statistic is above this. */
   threshold: number;
   periodSeconds: number;
   evaluationPeriods: number;
 }
+
+/** An alarm on a statistic (Sum, Maximum), or on a percentile (extendedStatistic `p99`). */
+export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
+  ({ statistic: "Sum" | "Maximum" } | { extendedStatistic: `p${number}` });
 
 /**
  * The alarms an operator needs, as data (infra/rewards.ts turns them into CloudWatch
@@ -19,7 +22,8 @@ export interface AlarmSpec<Name = string> {
  * and throttles; the worker's `Rewards` metrics (EMF) — `failed` above zero for several
  * minutes in a row (transient failures that do not clear), `parked` at all; the announcer
  * falling behind the stream (its iterator age), and batches it gave up (its failure queue);
- * the history writer falling behind the stream, and its failed invocations.
+ * the history writer falling behind the stream, and its failed invocations; the read API's 5xx
+ * answers and its p99 latency.
  */
 export function alarmSpecs<Name>(names: {
   dlq: Name;
@@ -28,6 +32,7 @@ export function alarmSpecs<Name>(names: {
   announcerFunctionName: Name;
   announcerFailureQueue: Name;
   historyFunctionName: Name;
+  readApiFunctionName: Name;
 }): AlarmSpec<Name>[] {
   const {
     oldestMessageAgeSeconds,
@@ -36,6 +41,10 @@ export function alarmSpecs<Name>(names: {
     iteratorAgePeriods,
     historyIteratorAgeMs,
     historyIteratorAgePeriods,
+    readApi5xxPerMinute,
+    readApi5xxPeriods,
+    readApiP99Ms,
+    readApiP99Periods,
   } = resources.alarms;
   return [
     {
@@ -152,6 +161,30 @@ export function alarmSpecs<Name>(names: {
       threshold: 0,
       periodSeconds: 60,
       evaluationPeriods: 1,
+    },
+    {
+      // The function's own EMF count, not Lambda's Url5xxCount: it counts the 500s and 503s the
+      // handler answers (throttled reads, a missing table), which Lambda sees as successes.
+      name: "ReadApiErrors",
+      description: `The read API answered more than ${readApi5xxPerMinute} 5xx a minute for ${readApi5xxPeriods} minutes in a row: sites cannot show rewards; see its logs (throttling, permissions).`,
+      namespace: "Rewards",
+      metricName: "5xx",
+      dimensions: { service: "rewards-read-api" },
+      statistic: "Sum",
+      threshold: readApi5xxPerMinute,
+      periodSeconds: 60,
+      evaluationPeriods: readApi5xxPeriods,
+    },
+    {
+      name: "ReadApiSlow",
+      description: `The read API's p99 latency was over ${readApiP99Ms} ms for ${readApiP99Periods} minutes in a row: the table is throttling reads, or the function is starved of concurrency (REWARDS_READER_CONCURRENCY).`,
+      namespace: "AWS/Lambda",
+      metricName: "Duration",
+      dimensions: { FunctionName: names.readApiFunctionName },
+      extendedStatistic: "p99",
+      threshold: readApiP99Ms,
+      periodSeconds: 60,
+      evaluationPeriods: readApiP99Periods,
     },
   ];
 }

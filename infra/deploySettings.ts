@@ -69,6 +69,26 @@ export const deploySettingsSchema = z.object({
       });
       return z.NEVER;
     }),
+  /**
+   * Who may call the read API's function URL (docs/reading.md, "Granting a site"): 12-digit
+   * account ids or IAM role ARNs, comma-separated; unset: no one outside this account's own
+   * IAM policies. Never `*`: the pattern refuses it.
+   */
+  REWARDS_READER_PRINCIPALS: list(
+    /^(\d{12}|arn:aws[\w-]*:iam::\d{12}:role\/[\w+=,.@/-]+)$/,
+    "12-digit account ids or IAM role ARNs (arn:aws:iam::<account>:role/<name>)",
+  ),
+  /** Concurrent executions reserved for the read API (it can neither exceed them nor starve the worker); unset: unreserved. */
+  REWARDS_READER_CONCURRENCY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (value.trim() !== "" && Number.isInteger(n) && n >= 1 && n <= 1000) return n;
+      context.addIssue({ code: "custom", message: `must be a whole number from 1 to 1000, not ${value}` });
+      return z.NEVER;
+    }),
 });
 
 export interface DeploySettings {
@@ -82,6 +102,10 @@ export interface DeploySettings {
   dailyCap: number | undefined;
   /** REWARDS_HISTORY_DAYS; unset: the history writer's default (historyEnvironment's, 400). */
   historyDays: number | undefined;
+  /** REWARDS_READER_PRINCIPALS: account ids and role ARNs allowed to invoke the read API's URL. */
+  readerPrincipals: string[];
+  /** REWARDS_READER_CONCURRENCY; unset: the read API's concurrency is not reserved. */
+  readerConcurrency: number | undefined;
 }
 
 /** Where a stage's settings file is: REWARDS_STAGE_SETTINGS if set, else infra/stages/<stage>.json. */
@@ -196,5 +220,7 @@ export function deploySettings(env: Environment = process.env, stage?: StageOpti
     consumerAccounts: config.REWARDS_CONSUMER_ACCOUNTS,
     dailyCap: config.REWARDS_DAILY_XP_CAP,
     historyDays: config.REWARDS_HISTORY_DAYS,
+    readerPrincipals: config.REWARDS_READER_PRINCIPALS,
+    readerConcurrency: config.REWARDS_READER_CONCURRENCY,
   };
 }

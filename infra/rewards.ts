@@ -1,4 +1,10 @@
-import { announcerEnvironment, historyEnvironment, resources, workerEnvironment } from "@rewards/core/deploy";
+import {
+  announcerEnvironment,
+  historyEnvironment,
+  readApiEnvironment,
+  resources,
+  workerEnvironment,
+} from "@rewards/core/deploy";
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
 import { consumerAccess } from "./consumerAccess";
@@ -6,6 +12,8 @@ import { deploySettings, stageOptions } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { historyPermissions } from "./historyPermissions";
 import { producerAccess } from "./producerAccess";
+import { readApiPermissions } from "./readApiPermissions";
+import { readerAccess } from "./readerAccess";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
@@ -39,7 +47,9 @@ function functionSettings(
  * production), the worker with least-privilege permissions and a concurrency cap, the
  * announcer on the table's stream publishing reward.granted to the rewards bus (its given-up
  * batches to a failure queue), the history writer on the same stream writing each award's
- * history item (its given-up batches to a failure queue of its own), and alarms.
+ * history item (its given-up batches to a failure queue of its own), the read API (a function
+ * URL with IAM auth, read-only on the table, invocable by the stage's reader principals), and
+ * alarms.
  */
 export function createRewards() {
   const {
@@ -52,6 +62,7 @@ export function createRewards() {
     announcerFailureQueue,
     history,
     historyFailureQueue,
+    readApi,
   } = resources;
   const production = $app.stage === "production";
   // The stage's settings file (infra/stages/<stage>.json) if it has one; production must.
@@ -176,6 +187,19 @@ export function createRewards() {
     },
   );
 
+  // The HTTP read API (§12): a function URL with IAM auth (SigV4); no public access at all.
+  const readApiFunction = new sst.aws.Function("ReadApi", {
+    ...functionSettings("readApi", readApi),
+    url: { authorization: "iam" },
+    permissions: readApiPermissions(rewardsTable.arn),
+    // The worker's cap, from the same stage setting: `today` is read where the worker writes it.
+    environment: readApiEnvironment({ tableName: rewardsTable.name }, { dailyCap: settings.dailyCap }),
+    ...(settings.readerConcurrency === undefined
+      ? {}
+      : { concurrency: { reserved: settings.readerConcurrency } }),
+  });
+  readerAccess({ name: readApiFunction.name }, settings);
+
   const topic = settings.alarmEmail ? new aws.sns.Topic("RewardsAlarms") : undefined;
   if (topic && settings.alarmEmail) {
     new aws.sns.TopicSubscription("RewardsAlarmsEmail", {
@@ -191,6 +215,7 @@ export function createRewards() {
     announcerFunctionName: announcerSubscriber.nodes.function.name,
     announcerFailureQueue: announcerFailures.nodes.queue.name,
     historyFunctionName: historySubscriber.nodes.function.name,
+    readApiFunctionName: readApiFunction.name,
   };
   for (const spec of alarmSpecs(names)) {
     new aws.cloudwatch.MetricAlarm(spec.name, {
@@ -198,7 +223,9 @@ export function createRewards() {
       namespace: spec.namespace,
       metricName: spec.metricName,
       dimensions: spec.dimensions,
-      statistic: spec.statistic,
+      ...("extendedStatistic" in spec
+        ? { extendedStatistic: spec.extendedStatistic }
+        : { statistic: spec.statistic }),
       comparisonOperator: "GreaterThanThreshold",
       threshold: spec.threshold,
       period: spec.periodSeconds,
@@ -219,6 +246,9 @@ export function createRewards() {
     busArn: bus.arn,
     announcerFailureQueueUrl: announcerFailures.url,
     historyFailureQueueUrl: historyFailures.url,
+    // The read API's function URL (READER_URL for `rewards env`): sign requests with SigV4.
+    readerUrl: readApiFunction.url,
+    readApiFunctionName: readApiFunction.name,
     // The worker's REWARDS_DAILY_XP_CAP (0: none), so `rewards env` gives the CLI the same cap.
     dailyXpCap: settings.dailyCap ?? 0,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),

@@ -280,6 +280,8 @@ describe("configuration and usage errors", () => {
         busName: "rewards-production-RewardsBusBus",
         busArn: "arn:aws:events:eu-west-1:123456789012:event-bus/rewards-production-RewardsBusBus",
         announcerFailureQueueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/failures",
+        historyFailureQueueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/history-failures",
+        readerUrl: "https://abc123.lambda-url.eu-west-1.on.aws/",
       }),
     );
     expect(await runCli(["env", "--outputs", outputs], {})).toMatchObject({
@@ -288,7 +290,10 @@ describe("configuration and usage errors", () => {
         "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
         "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=rewards-production-RewardsTable\n" +
         "export BUS_NAME=rewards-production-RewardsBusBus\n" +
-        "export ANNOUNCER_FAILURE_QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/failures\n",
+        "export ANNOUNCER_FAILURE_QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/failures\n" +
+        "export HISTORY_FAILURE_QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/history-failures\n" +
+        // The function URL without its trailing slash: `$READER_URL/users/<id>` is then one slash.
+        "export READER_URL=https://abc123.lambda-url.eu-west-1.on.aws\n",
     });
     await writeFile(outputs, JSON.stringify({ region: "eu-west-1" }));
     const partial = await runCli(["env", "--outputs", outputs], {});
@@ -311,7 +316,8 @@ describe("configuration and usage errors", () => {
     await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 50 }));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
-      stdout: `${base}export REWARDS_DAILY_XP_CAP=50\n`,
+      // A stage without a read API unsets READER_URL: one left in the shell is another stage's.
+      stdout: `${base}export REWARDS_DAILY_XP_CAP=50\nunset READER_URL\n`,
       stderr: "",
     });
     const json = await runCli(["env", "--outputs", outputs, "--json"], {});
@@ -320,13 +326,13 @@ describe("configuration and usage errors", () => {
     await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 0 }));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
-      stdout: `${base}unset REWARDS_DAILY_XP_CAP\n`,
+      stdout: `${base}unset REWARDS_DAILY_XP_CAP\nunset READER_URL\n`,
       stderr: "",
     });
     await writeFile(outputs, JSON.stringify(stage));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
-      stdout: base,
+      stdout: `${base}unset READER_URL\n`,
       stderr: `rewards: ${outputs} does not say the stage's daily cap (deployed before dailyXpCap was an output): REWARDS_DAILY_XP_CAP left as it is; deploy the stage again to have it\n`,
     });
   });

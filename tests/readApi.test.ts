@@ -296,7 +296,10 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
         const page = await fetch(`${api.url}/users/bundled/awards?limit=3`);
         expect(await page.json()).toEqual(await reader.history("bundled", { limit: 3 }));
         const bad = await fetch(`${api.url}/users/bundled/awards?limit=x`);
-        expect([bad.status, (await bad.json()).parameter]).toEqual([400, "limit"]);
+        expect([bad.status, ((await bad.json()) as { parameter?: string }).parameter]).toEqual([
+          400,
+          "limit",
+        ]);
       } finally {
         await api.stop();
       }

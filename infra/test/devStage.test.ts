@@ -29,12 +29,15 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
     });
   });
 
-  it("REWARDS_DAILY_XP_CAP reaches the worker's environment (and only the worker's)", () => {
+  it("REWARDS_DAILY_XP_CAP reaches the worker's environment and the read API's (and no other)", () => {
     const lambdas = all(run, "aws:lambda/function:Function");
     const caps = lambdas.map(
       (fn) => (fn.inputs.environment as { variables: Record<string, string> }).variables.REWARDS_DAILY_XP_CAP,
     );
-    expect(caps.filter((cap) => cap !== undefined)).toEqual(["150"]);
+    expect(caps.filter((cap) => cap !== undefined)).toEqual(["150", "150"]);
+    expect(
+      lambdas.filter((fn) => fn.name.startsWith("ReadApi") || fn.name.startsWith("EventsSubscriber")).length,
+    ).toBe(2);
   });
 
   it("the cap is in the outputs, so `rewards env` gives the CLI the worker's cap", () => {
@@ -48,7 +51,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       endpoint: "ops@example.com",
     });
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
-    expect(alarms).toHaveLength(10);
+    expect(alarms).toHaveLength(12);
     for (const alarm of alarms) {
       expect(alarm.inputs.alarmActions).toEqual([expect.stringMatching(/RewardsAlarms$/)]);
     }
@@ -71,6 +74,8 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       consumerAccounts: [],
       dailyCap: undefined,
       historyDays: undefined,
+      readerPrincipals: [],
+      readerConcurrency: undefined,
     });
     expect(deploySettings({ REWARDS_DAILY_XP_CAP: "200" }).dailyCap).toBe(200);
     expect(() => deploySettings({ REWARDS_DAILY_XP_CAP: "0" })).toThrow(

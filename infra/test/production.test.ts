@@ -138,6 +138,8 @@ describe("production: alarms and outputs", () => {
       "MessagesFailing",
       "MessagesParked",
       "QueueBacklogOld",
+      "ReadApiErrors",
+      "ReadApiSlow",
       "WorkerErrors",
       "WorkerThrottles",
     ]);

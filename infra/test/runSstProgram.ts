@@ -128,6 +128,10 @@ export async function runSstProgram(stage: string, env: Record<string, string> =
               arn: args.inputs.arn ?? arnLike,
               name: args.inputs.name ?? args.name,
               url: args.inputs.url ?? `https://sqs.us-east-1.amazonaws.com/123456789012/${args.name}`,
+              // What AWS answers for a function URL: its endpoint.
+              ...(args.type === "aws:lambda/functionUrl:FunctionUrl"
+                ? { functionUrl: `https://${args.name.toLowerCase()}.lambda-url.us-east-1.on.aws/` }
+                : {}),
               // What AWS answers for a table with a stream: its latest stream's ARN.
               ...(args.type === "aws:dynamodb/table:Table" && args.inputs.streamEnabled
                 ? { streamArn: `${arnLike}/stream/2026-12-01T00:00:00.000` }

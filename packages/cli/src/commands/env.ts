@@ -16,6 +16,9 @@ const outputsSchema = z.object({
   announcerFailureQueueUrl: z.url().optional(),
   // The worker's REWARDS_DAILY_XP_CAP, 0 for none; a stage deployed before it was an output has none here.
   dailyXpCap: z.coerce.number().int().min(0).optional(),
+  // The history writer's failure queue and the read API's URL; a stage deployed before them has none.
+  historyFailureQueueUrl: z.url().optional(),
+  readerUrl: z.url().optional(),
 });
 
 export function registerEnv(program: Command): void {
@@ -57,6 +60,11 @@ export function registerEnv(program: Command): void {
         ...(parsed.data.announcerFailureQueueUrl
           ? { ANNOUNCER_FAILURE_QUEUE_URL: parsed.data.announcerFailureQueueUrl }
           : {}),
+        ...(parsed.data.historyFailureQueueUrl
+          ? { HISTORY_FAILURE_QUEUE_URL: parsed.data.historyFailureQueueUrl }
+          : {}),
+        // The read API's function URL, for a site's backend or examples/python/read.py (signed requests).
+        ...(parsed.data.readerUrl ? { READER_URL: parsed.data.readerUrl.replace(/\/$/, "") } : {}),
         ...(parsed.data.dailyXpCap ? { REWARDS_DAILY_XP_CAP: String(parsed.data.dailyXpCap) } : {}),
       };
       const cap = parsed.data.dailyXpCap;
@@ -68,6 +76,8 @@ export function registerEnv(program: Command): void {
       // A stage without a cap unsets the variable, so a cap left in the shell cannot disagree with the worker.
       const lines = Object.entries(env).map(([name, value]) => `export ${name}=${value}`);
       if (cap === 0) lines.push("unset REWARDS_DAILY_XP_CAP");
+      // A stage without a read API: a READER_URL left in the shell would be another stage's.
+      if (!parsed.data.readerUrl) lines.push("unset READER_URL");
       process.stdout.write(`${lines.join("\n")}\n`);
     });
 }
