@@ -86,6 +86,7 @@ export function registerDemo(program: Command): void {
           redelivered: `${report.redelivered} (${report.transientFailures} failed attempts)`,
           "reward.granted: ids / copies": `${report.grants.announced} / ${report.grants.copies} (${report.grants.missing.length} missing, ${report.grants.unexpected.length} for no award)`,
           "history: items / guards": `${report.history.items} / ${report.history.guards}`,
+          "read API: one user": `${report.readApi.userId}: ${report.readApi.xp} XP, ${report.readApi.awards} awards, ${report.readApi.listed} listed${report.readApi.problems.length === 0 ? " (= table)" : " (≠ table)"}`,
           "faults on the bus": Object.entries(report.busFaults)
             .filter(([kind, n]) => n > 0 && kind !== "forwarded")
             .map(([kind, n]) => `${kind} ${n}`)

@@ -5,6 +5,7 @@ import { clientsFor, configFrom } from "../cliConfig";
 import { replayDlq } from "../dlq/filteredReplay";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
 import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
+import { startLocalReadApi } from "../functions/localReadApi";
 import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";
 import { checkGrants, type GrantCheck } from "../grants/checkGrants";
@@ -18,6 +19,7 @@ import { waitUntilDrained } from "../queues/waitForDrain";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
 import { checkHistory, type HistoryCheck } from "./checkHistory";
+import { checkReadApi, type ReadApiCheck } from "./checkReadApi";
 
 export interface DemoOptions extends TrafficOptions {
   /** Share of DynamoDB transactions that meet an injected fault. */
@@ -67,6 +69,8 @@ export interface DemoReport {
   grants: GrantCheck & { givenUp: number; replayedBatches: number };
   /** Every guard's one history item (§12). */
   history: HistoryCheck;
+  /** The read API (a local function URL), for the user with the most awards, against the table. */
+  readApi: ReadApiCheck;
   /** Faults injected on the announcer's PutEvents calls. */
   busFaults: Record<FaultKind, number>;
   seconds: number;
@@ -232,6 +236,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
     await history.stop();
     const historyCheck = await checkHistory(dynamo, config.TABLE_NAME);
+    // The read API as `rewards dev` serves it, asked as a site would, for the busiest user.
+    const readApi = await startLocalReadApi({
+      config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME"),
+      code: options.code ?? "source",
+    });
+    const busiest = Object.entries(traffic.expectedXp).sort(([, a], [, b]) => b - a)[0]?.[0] ?? "nobody";
+    const readApiCheck = await checkReadApi(readApi.url, busiest, dynamo, config.TABLE_NAME).finally(() =>
+      readApi.stop(),
+    );
     // Batches given up under the injected faults: replayed from the stream, as an operator would.
     const replayedBatches = await replayFailures({
       sqs,
@@ -288,6 +301,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       mismatches: check.mismatches,
       grants: { ...grants, givenUp: announcer.source.givenUp, replayedBatches: replayedBatches.length },
       history: historyCheck,
+      readApi: readApiCheck,
       busFaults: busProxy.counts(),
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
@@ -322,6 +336,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(
         `${historyCheck.items} history items for ${historyCheck.guards} guards (${historyCheck.mismatched.length} mismatched)`,
       );
+    problems.push(
+      ...readApiCheck.problems.map((problem) => `read API for ${readApiCheck.userId}: ${problem}`),
+    );
     report.ok = problems.length === 0;
     return report;
   } finally {
