@@ -28,6 +28,36 @@ async function bench(args: string[], env: Record<string, string> = {}) {
 
 describe("every benchmark runs at a tiny size", () => {
   it(
+    "bench/reader.ts",
+    async () => {
+      const out = JSON.parse(
+        await bench(["bench/reader.ts", "--calls", "3", "--awards", "12", "--lag", "2", "--cold", "1"]),
+      );
+      expect(
+        out.library.map((row: { call: string; roundTripMs: number }) => [row.call, row.roundTripMs]),
+      ).toEqual([
+        ["profile, with a cap", 25],
+        ["profile, no cap", 25],
+        ["history, a page of 20", 25],
+        ["profile, with a cap", 50],
+        ["profile, no cap", 50],
+        ["history, a page of 20", 50],
+      ]);
+      // One BatchGetItem under a cap; a GetItem and a Query without; one Query a page.
+      expect(out.library.map((row: { dynamoCallsPerCall: number }) => row.dynamoCallsPerCall)).toEqual([
+        1, 2, 1, 1, 2, 1,
+      ]);
+      expect(out.readApi.map((row: { route: string }) => row.route)).toEqual([
+        "/users/{userId}",
+        "/users/{userId}/awards",
+      ]);
+      expect(out.historyLag.awards).toBe(2);
+      expect(out.coldStart.runs).toBe(1);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
     "bench/handler.ts",
     async () => {
       const out = JSON.parse(await bench(["bench/handler.ts", "--batches", "20", "--warmup", "5"]));

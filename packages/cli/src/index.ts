@@ -8,6 +8,7 @@ export { type CliConfig, configFrom } from "./cliConfig";
 export { checkHistory, type HistoryCheck } from "./demo/checkHistory";
 export type { FunctionCode } from "./functions/functionProcess";
 export { deployedAnnouncerSettings, startLocalAnnouncer } from "./functions/localAnnouncer";
+export { deployedHistorySettings, startLocalHistory } from "./functions/localHistory";
 export { type LocalReadApi, startLocalReadApi } from "./functions/localReadApi";
 export { startLocalWorker } from "./functions/localWorker";
 export { WorkerStats } from "./functions/workerStats";

@@ -28,7 +28,9 @@ export async function startLocalReadApi(options: LocalReadApiOptions): Promise<L
     code: options.code,
     config: options.config,
     timeoutMs: resources.readApi.timeoutSeconds * 1000,
-    ...(options.onOutput ? { onStdout: options.onOutput, onStderr: options.onOutput } : {}),
+    // Dropped when no one asked for them: the runtime would print them.
+    onStdout: options.onOutput ?? (() => {}),
+    onStderr: options.onOutput ?? (() => {}),
   });
   try {
     await runtime.warm();
