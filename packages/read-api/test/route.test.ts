@@ -1,3 +1,4 @@
+import { ThrottledReadError } from "@rewards/reader";
 import { describe, expect, it } from "vitest";
 import { failureOf } from "../src/function/failureOf";
 import { problemTypes } from "../src/function/problem";
@@ -111,6 +112,7 @@ describe("failureOf: what a failed read answers", () => {
     [aws("InternalServerError", 500)],
     [Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })],
     [Object.assign(new Error("timed out"), { name: "TimeoutError" })],
+    [new ThrottledReadError(2, 5)],
   ])("%s is a 503 that says nothing of the cause", (error) => {
     expect(failureOf(error)).toEqual({
       type: problemTypes.unavailable.type,

@@ -14,6 +14,7 @@ import { type ReaderOptions, validateReaderOptions } from "./readerOptions";
 import type { HistoryPage, Profile } from "./readerSchemas";
 import { checkedCursor, checkedLimit, checkedUserId } from "./readInput";
 import { readDayItem, readEarning, readHistoryItem, readProfileItem } from "./storedItems";
+import { ThrottledReadError } from "./throttledReadError";
 import { todayOf } from "./today";
 
 export interface HistoryOptions {
@@ -58,10 +59,7 @@ export function createReader(options: ReaderOptions): Reader {
     let keys: Item[] = [marshall(profile), marshall(dayTotal)];
     const found: Record<string, unknown>[] = [];
     for (let round = 0; keys.length > 0; round += 1) {
-      if (round === MAX_BATCH_GET_ROUNDS)
-        throw new Error(
-          `BatchGetItem left ${keys.length} key(s) unprocessed ${MAX_BATCH_GET_ROUNDS} times (throttled)`,
-        );
+      if (round === MAX_BATCH_GET_ROUNDS) throw new ThrottledReadError(keys.length, MAX_BATCH_GET_ROUNDS);
       const answer = await client().send(
         new BatchGetItemCommand({
           RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },

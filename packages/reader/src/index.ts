@@ -24,4 +24,5 @@ export {
   todaySchema,
 } from "./readerSchemas";
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./readInput";
+export { ThrottledReadError } from "./throttledReadError";
 export { UnreadableItemError } from "./unreadableItemError";

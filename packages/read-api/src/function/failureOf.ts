@@ -1,4 +1,5 @@
 import { classifyError } from "@rewards/core/aws";
+import { ThrottledReadError } from "@rewards/reader";
 import { type Parameter, type Problem, problemOf } from "./problem";
 
 const PARAMETERS: readonly Parameter[] = ["userId", "limit", "cursor"];
@@ -12,8 +13,8 @@ function fromAws(error: object): boolean {
 
 /**
  * The problem a failed read answers with: the reader's RangeError (it names the parameter
- * first, `limit: …`) is a 400 for that parameter; AWS throttling or a failed call a 503 (try
- * again); anything else — a missing table, denied access, an unreadable item, a bug — a 500.
+ * first, `limit: …`) is a 400 for that parameter; AWS throttling (or keys DynamoDB left
+ * unprocessed every time: the reader's ThrottledReadError) or a failed call a 503 (try again); anything else — a missing table, denied access, an unreadable item, a bug — a 500.
  * Pure.
  */
 export function failureOf(error: unknown): Problem {
@@ -21,7 +22,11 @@ export function failureOf(error: unknown): Problem {
     const named = PARAMETERS.find((parameter) => error.message.startsWith(`${parameter}:`));
     if (named) return problemOf("invalidParameter", error.message, named);
   }
-  if (typeof error === "object" && error !== null && fromAws(error) && classifyError(error) === "transient")
+  const throttled = error instanceof ThrottledReadError;
+  if (
+    throttled ||
+    (typeof error === "object" && error !== null && fromAws(error) && classifyError(error) === "transient")
+  )
     return problemOf("unavailable", "the rewards table could not be read just now; try again shortly");
   return problemOf("internal", "the request could not be answered; the failure is in the read API's log");
 }
