@@ -68,6 +68,9 @@ describe("rewards demo", () => {
     expect(report.grants.copies).toBeGreaterThan(report.grants.announced);
     // One history item per award (0 XP included), the guard's xp and revocation.
     expect(report.history).toEqual({ guards: report.paid, items: report.paid, mismatched: [] });
+    // The read API, asked as a site would for the busiest user, agrees with the table.
+    expect(report.readApi).toMatchObject({ problems: [], listed: expect.any(Number) });
+    expect(report.readApi.listed).toBeGreaterThan(1);
   });
 });
 
@@ -97,6 +100,7 @@ describe("rewards dev", () => {
       "DLQ_URL",
       "GRANTS_QUEUE_URL",
       "QUEUE_URL",
+      "READER_URL",
       "TABLE_NAME",
     ]);
     expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
@@ -113,6 +117,27 @@ describe("rewards dev", () => {
       profile: { xp: 20, awards: 1 },
       history: { awards: [{ type: "article.completed", data: { articleSlug: "a" }, xp: 20 }] },
     });
+    // The read API dev serves at READER_URL answers what the library answers (`user` is the library).
+    const shown = JSON.parse(user.stdout);
+    expect(await (await fetch(`${env.READER_URL}/users/dev-user`)).json()).toEqual(shown.profile);
+    const two = JSON.parse(
+      (await runCli(["user", "dev-user", "--awards", "2", "--json"], env)).stdout,
+    ).history;
+    expect(await (await fetch(`${env.READER_URL}/users/dev-user/awards?limit=2`)).json()).toEqual(two);
+    const statuses = await Promise.all([
+      fetch(`${env.READER_URL}/users/dev-user/awards?limit=abc`),
+      fetch(`${env.READER_URL}/users/dev-user/awards?cursor=nope`),
+      fetch(`${env.READER_URL}/users/${"u".repeat(257)}`),
+      fetch(`${env.READER_URL}/users/dev-user`, { method: "POST" }),
+      fetch(`${env.READER_URL}/nope`),
+    ]);
+    expect(statuses.map((r) => [r.status, r.headers.get("content-type")])).toEqual([
+      [400, "application/problem+json"],
+      [400, "application/problem+json"],
+      [400, "application/problem+json"],
+      [405, "application/problem+json"],
+      [404, "application/problem+json"],
+    ]);
     // The announcer dev runs put the award on the local bus, which fills the grants queue.
     const grants: string[] = [];
     await waitFor(
