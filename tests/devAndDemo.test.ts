@@ -38,6 +38,7 @@ describe("rewards demo", () => {
       faults: Record<string, number>;
       busFaults: Record<string, number>;
       history: { guards: number; items: number; mismatched: string[] };
+      readApi: { userId: string; listed: number; problems: string[] };
       grants: {
         awards: number;
         announced: number;
