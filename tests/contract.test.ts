@@ -54,6 +54,7 @@ describe("the JSON Schemas are the truth for other languages", () => {
       ...eventTypes.map((t) => `${t}.schema.json`),
       "reward.granted.schema.json",
       "reward.revoked.schema.json",
+      "reader.openapi.json",
     ]);
   });
 
