@@ -176,6 +176,31 @@ export function alarmSpecs<Name>(names: {
       evaluationPeriods: readApi5xxPeriods,
     },
     {
+      // Lambda's own count: what the function cannot report itself (an init failure, a timeout,
+      // running out of memory), answered to the caller as a 5xx.
+      name: "ReadApiFailing",
+      description: `The read API's function URL answered 5xx that the function did not (a crash, a timeout, a failed init) for ${readApi5xxPeriods} minutes in a row: see its logs and REPORT lines.`,
+      namespace: "AWS/Lambda",
+      metricName: "Url5xxCount",
+      dimensions: { FunctionName: names.readApiFunctionName },
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: readApi5xxPeriods,
+    },
+    {
+      name: "ReadApiThrottled",
+      description:
+        "Requests to the read API were throttled (429: its reserved concurrency, REWARDS_READER_CONCURRENCY, or the account's): raise the setting, or find the caller.",
+      namespace: "AWS/Lambda",
+      metricName: "Throttles",
+      dimensions: { FunctionName: names.readApiFunctionName },
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: readApi5xxPeriods,
+    },
+    {
       name: "ReadApiSlow",
       description: `The read API's p99 latency was over ${readApiP99Ms} ms for ${readApiP99Periods} minutes in a row: the table is throttling reads, or the function is starved of concurrency (REWARDS_READER_CONCURRENCY).`,
       namespace: "AWS/Lambda",

@@ -139,7 +139,9 @@ describe("production: alarms and outputs", () => {
       "MessagesParked",
       "QueueBacklogOld",
       "ReadApiErrors",
+      "ReadApiFailing",
       "ReadApiSlow",
+      "ReadApiThrottled",
       "WorkerErrors",
       "WorkerThrottles",
     ]);

@@ -128,6 +128,20 @@ describe("the read API: a function URL with IAM auth", () => {
       threshold: resources.alarms.readApiP99Ms,
     });
     expect(alarms.ReadApiSlow?.statistic).toBeUndefined();
+    // What the function cannot count itself (a crash, a timeout), and throttled requests (429).
+    expect(alarms.ReadApiFailing).toMatchObject({
+      namespace: "AWS/Lambda",
+      metricName: "Url5xxCount",
+      dimensions: { FunctionName: run.outputs.readApiFunctionName },
+      statistic: "Sum",
+      threshold: 0,
+    });
+    expect(alarms.ReadApiThrottled).toMatchObject({
+      namespace: "AWS/Lambda",
+      metricName: "Throttles",
+      dimensions: { FunctionName: run.outputs.readApiFunctionName },
+      threshold: 0,
+    });
   });
 
   it("a bad principal or concurrency stops the deploy, naming the variable; * is never a principal", () => {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { announcerEnvironment, resources, workerEnvironment } from "../src/deploy";
+import {
+  announcerEnvironment,
+  historyEnvironment,
+  readApiEnvironment,
+  resources,
+  workerEnvironment,
+} from "../src/deploy";
 
 describe("the functions' environments", () => {
   it("give the worker its table, DLQ, concurrency and log level, with the deployment's defaults", () => {
@@ -24,6 +30,28 @@ describe("the functions' environments", () => {
     expect(announcerEnvironment({ busName: "b" }, { logLevel: "warn" })).toEqual({
       BUS_NAME: "b",
       LOG_LEVEL: "warn",
+    });
+  });
+
+  it("give the history writer its table, retention (400 days unless set) and log level", () => {
+    expect(historyEnvironment({ tableName: "t" })).toEqual({
+      TABLE_NAME: "t",
+      REWARDS_HISTORY_DAYS: "400",
+      LOG_LEVEL: "info",
+    });
+    expect(historyEnvironment({ tableName: "t" }, { historyDays: 0, logLevel: "warn" })).toEqual({
+      TABLE_NAME: "t",
+      REWARDS_HISTORY_DAYS: "0",
+      LOG_LEVEL: "warn",
+    });
+  });
+
+  it("give the read API its table, log level, and the worker's cap only when there is one", () => {
+    expect(readApiEnvironment({ tableName: "t" })).toEqual({ TABLE_NAME: "t", LOG_LEVEL: "info" });
+    expect(readApiEnvironment({ tableName: "t" }, { dailyCap: 150, logLevel: "debug" })).toEqual({
+      TABLE_NAME: "t",
+      LOG_LEVEL: "debug",
+      REWARDS_DAILY_XP_CAP: "150",
     });
   });
 });
