@@ -1,12 +1,11 @@
 import type { Command } from "commander";
 import { commandConfig } from "../cliConfig";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
-import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
-import { untilSignal } from "../untilSignal";
 import {
   addStreamFunctionOptions,
+  runUntilStopped,
   type StreamFunctionCliOptions,
   streamSettingsFrom,
 } from "./streamFunctionOptions";
@@ -44,23 +43,7 @@ export function registerAnnouncer(program: Command): void {
       { table: config.TABLE_NAME, bus: config.BUS_NAME },
       options.drain ? "announcing until caught up" : "announcing; Ctrl-C to stop",
     );
-    const caughtUp = options.drain
-      ? waitUntilAnnounced(announcer.source, startedAt, Number.POSITIVE_INFINITY)
-      : new Promise<never>(() => {});
-    await Promise.race([
-      untilSignal((signal) => logger.info({ signal }, "stopping: finishing the invocation in flight")),
-      announcer.source.done,
-      caughtUp,
-    ]);
-    await announcer.stop();
-    const { stats } = announcer;
-    const summary = {
-      ...stats.outcomes,
-      invocations: stats.invocations,
-      records: stats.records,
-      retries: stats.retries,
-      givenUp: announcer.source.givenUp,
-    };
+    const summary = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger });
     if (options.json) printJson(summary);
     else
       printPairs({

@@ -2,12 +2,11 @@ import type { Command } from "commander";
 import { commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
-import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
-import { untilSignal } from "../untilSignal";
 import {
   addStreamFunctionOptions,
+  runUntilStopped,
   type StreamFunctionCliOptions,
   streamSettingsFrom,
 } from "./streamFunctionOptions";
@@ -52,23 +51,7 @@ export function registerHistory(program: Command): void {
       { table: config.TABLE_NAME },
       options.drain ? "writing the history until caught up" : "writing the history; Ctrl-C to stop",
     );
-    const caughtUp = options.drain
-      ? waitUntilAnnounced(history.source, startedAt, Number.POSITIVE_INFINITY)
-      : new Promise<never>(() => {});
-    await Promise.race([
-      untilSignal((signal) => logger.info({ signal }, "stopping: finishing the invocation in flight")),
-      history.source.done,
-      caughtUp,
-    ]);
-    await history.stop();
-    const { stats } = history;
-    const summary = {
-      ...stats.outcomes,
-      invocations: stats.invocations,
-      records: stats.records,
-      retries: stats.retries,
-      givenUp: history.source.givenUp,
-    };
+    const summary = await runUntilStopped(history, { drain: options.drain, startedAt, logger });
     if (options.json) printJson(summary);
     else
       printPairs({

@@ -1,7 +1,11 @@
+import type { Logger } from "@rewards/core/aws";
+import type { StreamSource } from "@rewards/local";
 import { type Command, Option } from "commander";
 import type { FunctionCode } from "../functions/functionProcess";
 import type { StreamMappingSettings } from "../functions/streamFunction";
+import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
 import { integer } from "../options";
+import { untilSignal } from "../untilSignal";
 
 /** The options of a command that runs a function on the table's stream (`announcer`, `history`). */
 export interface StreamFunctionCliOptions {
@@ -65,5 +69,36 @@ export function streamSettingsFrom(
     maximumRetryAttempts: options.maxRetries,
     timeoutMs: options.timeout * 1000,
     startingPosition: options.from === "latest" ? "LATEST" : "TRIM_HORIZON",
+  };
+}
+
+/**
+ * Runs a local stream function until SIGINT/SIGTERM, the source's end, or — with `--drain` —
+ * until everything the stream held at `startedAt` went through it; then stops it (the
+ * invocation in flight finishes) and answers its statistics with the batches given up.
+ */
+export async function runUntilStopped<Outcomes extends Record<string, number>>(
+  fn: {
+    source: StreamSource;
+    stats: { outcomes: Outcomes; invocations: number; records: number; retries: number };
+    stop(): Promise<void>;
+  },
+  options: { drain?: boolean | undefined; startedAt: number; logger: Logger },
+): Promise<Outcomes & { invocations: number; records: number; retries: number; givenUp: number }> {
+  const caughtUp = options.drain
+    ? waitUntilAnnounced(fn.source, options.startedAt, Number.POSITIVE_INFINITY)
+    : new Promise<never>(() => {});
+  await Promise.race([
+    untilSignal((signal) => options.logger.info({ signal }, "stopping: finishing the invocation in flight")),
+    fn.source.done,
+    caughtUp,
+  ]);
+  await fn.stop();
+  return {
+    ...fn.stats.outcomes,
+    invocations: fn.stats.invocations,
+    records: fn.stats.records,
+    retries: fn.stats.retries,
+    givenUp: fn.source.givenUp,
   };
 }
