@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core/aws";
-import { HANG_GUARD_MS, stackTest } from "@rewards/testing";
+import { HANG_GUARD_MS, stackTest, typecheckModule } from "@rewards/testing";
 import { beforeAll, describe, expect } from "vitest";
 
 const it = stackTest();
@@ -19,25 +19,7 @@ beforeAll(async () => {
 async function typecheck(source: string): Promise<{ ok: boolean; output: string }> {
   const dir = `${root}dist/consumer-check`;
   await mkdir(dir, { recursive: true });
-  await writeFile(`${dir}/consumer.ts`, source);
-  const args = [
-    "tsc",
-    "--noEmit",
-    "--strict",
-    "--module",
-    "nodenext",
-    "--moduleResolution",
-    "nodenext",
-    "--target",
-    "es2022",
-    "--types",
-    "node",
-    `${dir}/consumer.ts`,
-  ];
-  return exec("npx", args, { cwd: root }).then(
-    () => ({ ok: true, output: "" }),
-    (error: { stdout: string }) => ({ ok: false, output: error.stdout }),
-  );
+  return typecheckModule(`${dir}/consumer.ts`, source, root);
 }
 
 describe("the producer as a package for other repositories (npm run pack:producer)", () => {

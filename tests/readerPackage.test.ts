@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createDynamoBaseClient } from "@rewards/core/aws";
 import { createReader } from "@rewards/reader";
-import { completed, HANG_GUARD_MS, stackTest } from "@rewards/testing";
+import { completed, HANG_GUARD_MS, stackTest, typecheckModule } from "@rewards/testing";
 import { beforeAll, describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
 import { writeHistoryOfStream } from "./fixtures/historyFixtures";
@@ -102,24 +102,7 @@ process.stdout.write(JSON.stringify({ profile, history, next: await reader.histo
   it(
     "its one declaration file types it: a correct call compiles, a limit given as text does not",
     async () => {
-      const typecheck = async (source: string) => {
-        await writeFile(`${site}/site.ts`, source);
-        const args = [
-          "tsc",
-          "--noEmit",
-          "--strict",
-          "--module",
-          "nodenext",
-          "--moduleResolution",
-          "nodenext",
-        ];
-        return exec("npx", [...args, "--target", "es2022", "--types", "node", `${site}/site.ts`], {
-          cwd: root,
-        }).then(
-          () => ({ ok: true, output: "" }),
-          (error: { stdout: string }) => ({ ok: false, output: error.stdout }),
-        );
-      };
+      const typecheck = (source: string) => typecheckModule(`${site}/site.ts`, source, root);
       const good = await typecheck(`import { createReader, type Profile } from "@rewards/reader";
 const reader = createReader({ tableName: "t" });
 const profile: Profile = await reader.profile("u");
