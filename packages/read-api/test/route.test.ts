@@ -40,6 +40,7 @@ describe("routeOf: the read API's two routes, and the problems of everything els
           detail: `limit: an integer from 1 to 100, not ${JSON.stringify(limit)}`,
           parameter: "limit",
         },
+        route: "/users/{userId}/awards",
       });
     },
   );
@@ -70,7 +71,12 @@ describe("routeOf: the read API's two routes, and the problems of everything els
   );
 
   it.each([["POST"], ["PUT"], ["DELETE"], ["HEAD"]])("%s on a route is a 405 that allows GET", (method) => {
-    for (const path of ["/users/u", "/users/u/awards"])
+    for (const [path, route] of [
+      ["/users/u", "/users/{userId}"],
+      ["/users/u/awards", "/users/{userId}/awards"],
+      // A user whose id starts with "awards" is still the profile's route.
+      ["/users/awardsfan", "/users/{userId}"],
+    ] as const)
       expect(routeOf({ method, path, query: {} })).toEqual({
         kind: "problem",
         problem: {
@@ -80,7 +86,13 @@ describe("routeOf: the read API's two routes, and the problems of everything els
           detail: `${method} is not allowed here: only GET`,
         },
         allow: "GET",
+        route,
       });
+  });
+
+  it("a user id of dots is a user id: %2e and %2E%2E are the users '.' and '..'", () => {
+    expect(get("/users/%2e/awards")).toEqual({ kind: "awards", userId: "." });
+    expect(get("/users/%2E%2E")).toEqual({ kind: "profile", userId: ".." });
   });
 
   it("another method on an unknown path is a 404, not a 405", () => {

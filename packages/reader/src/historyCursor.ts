@@ -11,7 +11,11 @@ const CURSOR_VERSION = 1;
 const cursorSchema = z.object({
   v: z.literal(CURSOR_VERSION),
   u: z.string(),
-  k: z.string().startsWith(AWARD_SK_PREFIX),
+  // DynamoDB refuses a sort key over 1,024 bytes: such a cursor was never ours.
+  k: z
+    .string()
+    .startsWith(AWARD_SK_PREFIX)
+    .refine((k) => Buffer.byteLength(k) <= 1024),
 });
 
 /** The cursor that continues after the item with sort key `sk` of `userId`'s history. */

@@ -33,6 +33,7 @@ describe("the reader's input checks: a RangeError naming the parameter", () => {
       encodeCursor("u2", sk), // another user's
       Buffer.from(JSON.stringify({ v: 2, u: "u1", k: sk })).toString("base64url"), // another version
       Buffer.from(JSON.stringify({ v: 1, u: "u1", k: "PROFILE" })).toString("base64url"), // not an award key
+      encodeCursor("u1", `AWARD#${"z".repeat(1100)}`), // a sort key DynamoDB would refuse
       "not a cursor!",
       "e30", // {}
       "",

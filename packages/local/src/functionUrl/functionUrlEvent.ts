@@ -19,6 +19,9 @@ export interface HttpRequestLine {
  */
 export function functionUrlEvent(request: HttpRequestLine, body: Buffer, now: Date): APIGatewayProxyEventV2 {
   const target = new URL(request.url, "http://localhost");
+  // The path as sent: URL parsing would resolve dot segments (`/users/%2e/awards` → `/users/awards`),
+  // handing the function another path than the caller's.
+  const rawPath = request.url.split("?")[0] || "/";
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(",") : value;
@@ -34,7 +37,7 @@ export function functionUrlEvent(request: HttpRequestLine, body: Buffer, now: Da
   return {
     version: "2.0",
     routeKey: "$default",
-    rawPath: target.pathname,
+    rawPath,
     rawQueryString,
     headers,
     ...(rawQueryString === "" ? {} : { queryStringParameters: query }),
@@ -45,7 +48,7 @@ export function functionUrlEvent(request: HttpRequestLine, body: Buffer, now: Da
       domainPrefix: domainName.split(".")[0] ?? "local",
       http: {
         method: request.method,
-        path: target.pathname,
+        path: rawPath,
         protocol: "HTTP/1.1",
         sourceIp: request.sourceIp,
         userAgent: headers["user-agent"] ?? "",

@@ -19,7 +19,7 @@ export async function answerRequest(reader: Reader, request: RequestLine): Promi
   if (route.kind === "problem")
     return {
       response: problemAnswer(route.problem, route.allow ? { Allow: route.allow } : {}),
-      route: route.problem.status === 404 ? "unmatched" : template(request.path),
+      route: route.route,
     };
   const name = ROUTES[route.kind];
   try {
@@ -39,8 +39,4 @@ export async function answerRequest(reader: Reader, request: RequestLine): Promi
       ...(problem.status >= 500 ? { error } : {}),
     };
   }
-}
-
-function template(path: string): string {
-  return path.includes("/awards") ? ROUTES.awards : ROUTES.profile;
 }

@@ -4,7 +4,7 @@ import { type Parameter, type Problem, problemOf } from "./problem";
 export type Route =
   | { kind: "profile"; userId: string }
   | { kind: "awards"; userId: string; limit?: number; cursor?: string }
-  | { kind: "problem"; problem: Problem; allow?: string };
+  | { kind: "problem"; problem: Problem; allow?: string; route: string };
 
 /** The route templates, as the logs and metrics name them (never with the user's id). */
 export const ROUTES = { profile: "/users/{userId}", awards: "/users/{userId}/awards" } as const;
@@ -16,9 +16,10 @@ export interface RequestLine {
   query: Readonly<Record<string, string | undefined>>;
 }
 
-const invalid = (parameter: Parameter, detail: string): Route => ({
+const invalid = (route: string, parameter: Parameter, detail: string): Route => ({
   kind: "problem",
   problem: problemOf("invalidParameter", `${parameter}: ${detail}`, parameter),
+  route,
 });
 
 /** `GET /users/{userId}` and `GET /users/{userId}/awards?limit=&cursor=`; the rest 404 or 405. */
@@ -31,25 +32,28 @@ export function routeOf(request: RequestLine): Route {
         "notFound",
         `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId} and GET /users/{userId}/awards`,
       ),
+      route: "unmatched",
     };
+  const route = match[2] ? ROUTES.awards : ROUTES.profile;
   if (request.method !== "GET")
     return {
       kind: "problem",
       problem: problemOf("methodNotAllowed", `${request.method.slice(0, 20)} is not allowed here: only GET`),
       allow: "GET",
+      route,
     };
   let userId: string;
   try {
     userId = decodeURIComponent(match[1]);
   } catch {
-    return invalid("userId", "not a valid percent-encoded path segment");
+    return invalid(route, "userId", "not a valid percent-encoded path segment");
   }
   if (!match[2]) return { kind: "profile", userId };
   const { limit, cursor } = request.query;
   // Text in a query string: only digits are a limit ("1e1", "0x10", " 5" are not).
   if (limit !== undefined && !/^\d{1,3}$/.test(limit))
-    return invalid("limit", `an integer from 1 to 100, not ${JSON.stringify(limit.slice(0, 20))}`);
-  if (cursor === "") return invalid("cursor", "empty: leave it out for the first page");
+    return invalid(route, "limit", `an integer from 1 to 100, not ${JSON.stringify(limit.slice(0, 20))}`);
+  if (cursor === "") return invalid(route, "cursor", "empty: leave it out for the first page");
   return {
     kind: "awards",
     userId,
