@@ -86,8 +86,12 @@ def get(url: str) -> dict[str, Any]:
 
 
 def user_url(base: str, user_id: str, *rest: str) -> str:
-    # The id is a path segment: quoted whole, so '/' or '#' in an id cannot change the route.
-    return "/".join([base.rstrip("/"), "users", urllib.parse.quote(user_id, safe=""), *rest])
+    # The id is a path segment: quoted whole, so '/' or '#' in an id cannot change the route,
+    # and an id of dots encoded too, or a client or proxy on the way would resolve it as a step up.
+    segment = urllib.parse.quote(user_id, safe="")
+    if segment in (".", ".."):
+        segment = segment.replace(".", "%2E")
+    return "/".join([base.rstrip("/"), "users", segment, *rest])
 
 
 def awards_url(base: str, user_id: str, limit: int | None, cursor: str | None) -> str:
