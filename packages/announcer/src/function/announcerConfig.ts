@@ -1,7 +1,8 @@
 import {
   type Environment,
+  functionLogLevel,
+  functionLogVariables,
   type LogLevel,
-  logLevelSchema,
   readConfig,
   requiredText,
   sdkVariables,
@@ -19,8 +20,7 @@ const announcerConfigSchema = z.object({
   AWS_ACCESS_KEY_ID: sdkVariables.AWS_ACCESS_KEY_ID,
   AWS_SECRET_ACCESS_KEY: sdkVariables.AWS_SECRET_ACCESS_KEY,
   AWS_SESSION_TOKEN: sdkVariables.AWS_SESSION_TOKEN,
-  LOG_LEVEL: logLevelSchema.optional(),
-  AWS_LAMBDA_LOG_LEVEL: logLevelSchema.optional(),
+  ...functionLogVariables,
 });
 
 export type AnnouncerConfig = z.output<typeof announcerConfigSchema> & { logLevel: LogLevel };
@@ -28,5 +28,5 @@ export type AnnouncerConfig = z.output<typeof announcerConfigSchema> & { logLeve
 /** Throws ConfigError naming every bad variable. */
 export function readAnnouncerConfig(env: Environment): AnnouncerConfig {
   const config = readConfig(announcerConfigSchema, env);
-  return { ...config, logLevel: config.LOG_LEVEL ?? config.AWS_LAMBDA_LOG_LEVEL ?? "info" };
+  return { ...config, logLevel: functionLogLevel(config) };
 }

@@ -33,6 +33,23 @@ export const logLevelSchema = z.preprocess(
 );
 
 /** A variable a consumer cannot start without (environment values are text, or absent). */
+/**
+ * The two variables every function's log level comes from: LOG_LEVEL, and the one Lambda's
+ * advanced logging controls set (AWS_LAMBDA_LOG_LEVEL); LOG_LEVEL wins when both are set.
+ */
+export const functionLogVariables = {
+  LOG_LEVEL: logLevelSchema.optional(),
+  AWS_LAMBDA_LOG_LEVEL: logLevelSchema.optional(),
+};
+
+/** A function's log level from its functionLogVariables: LOG_LEVEL, else AWS_LAMBDA_LOG_LEVEL, else info. */
+export function functionLogLevel(config: {
+  LOG_LEVEL?: LogLevel | undefined;
+  AWS_LAMBDA_LOG_LEVEL?: LogLevel | undefined;
+}): LogLevel {
+  return config.LOG_LEVEL ?? config.AWS_LAMBDA_LOG_LEVEL ?? "info";
+}
+
 export const requiredText = () => z.string({ error: "is required" });
 
 export const urlVariable = () => z.url({ error: "must be a URL" });

@@ -11,6 +11,8 @@ export {
   type ConfigWith,
   dailyCapVariable,
   type Environment,
+  functionLogLevel,
+  functionLogVariables,
   type LogLevel,
   logLevelSchema,
   readConfig,

@@ -1,8 +1,9 @@
 import {
   DEFAULT_HISTORY_DAYS,
   type Environment,
+  functionLogLevel,
+  functionLogVariables,
   type LogLevel,
-  logLevelSchema,
   readConfig,
   requiredText,
   sdkVariables,
@@ -13,9 +14,7 @@ import { z } from "zod";
 const historyConfigSchema = z.object({
   TABLE_NAME: requiredText(),
   ...sdkVariables,
-  LOG_LEVEL: logLevelSchema.optional(),
-  /** Lambda's advanced logging controls set this; LOG_LEVEL wins when both are set. */
-  AWS_LAMBDA_LOG_LEVEL: logLevelSchema.optional(),
+  ...functionLogVariables,
   /** Days a history item is kept; 0 keeps it forever. */
   REWARDS_HISTORY_DAYS: z.coerce
     .number()
@@ -29,5 +28,5 @@ export type HistoryConfig = z.output<typeof historyConfigSchema> & { logLevel: L
 /** Throws ConfigError naming every bad variable. */
 export function readHistoryConfig(env: Environment): HistoryConfig {
   const config = readConfig(historyConfigSchema, env);
-  return { ...config, logLevel: config.LOG_LEVEL ?? config.AWS_LAMBDA_LOG_LEVEL ?? "info" };
+  return { ...config, logLevel: functionLogLevel(config) };
 }

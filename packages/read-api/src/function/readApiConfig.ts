@@ -1,8 +1,9 @@
 import {
   dailyCapVariable,
   type Environment,
+  functionLogLevel,
+  functionLogVariables,
   type LogLevel,
-  logLevelSchema,
   readConfig,
   requiredText,
   sdkVariables,
@@ -15,9 +16,7 @@ const readApiConfigSchema = z.object({
   ...sdkVariables,
   /** The worker's cap, from the same stage setting: it decides where `today` comes from. */
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
-  LOG_LEVEL: logLevelSchema.optional(),
-  /** Lambda's advanced logging controls set this; LOG_LEVEL wins when both are set. */
-  AWS_LAMBDA_LOG_LEVEL: logLevelSchema.optional(),
+  ...functionLogVariables,
 });
 
 export type ReadApiConfig = z.output<typeof readApiConfigSchema> & { logLevel: LogLevel };
@@ -25,5 +24,5 @@ export type ReadApiConfig = z.output<typeof readApiConfigSchema> & { logLevel: L
 /** Throws ConfigError naming every bad variable. */
 export function readReadApiConfig(env: Environment): ReadApiConfig {
   const config = readConfig(readApiConfigSchema, env);
-  return { ...config, logLevel: config.LOG_LEVEL ?? config.AWS_LAMBDA_LOG_LEVEL ?? "info" };
+  return { ...config, logLevel: functionLogLevel(config) };
 }

@@ -1,8 +1,9 @@
 import {
   dailyCapVariable,
   type Environment,
+  functionLogLevel,
+  functionLogVariables,
   type LogLevel,
-  logLevelSchema,
   readConfig,
   requiredText,
   resources,
@@ -16,9 +17,7 @@ const workerConfigSchema = z.object({
   TABLE_NAME: requiredText(),
   DLQ_URL: urlVariable().optional(),
   ...sdkVariables,
-  LOG_LEVEL: logLevelSchema.optional(),
-  /** Lambda's advanced logging controls set this; LOG_LEVEL wins when both are set. */
-  AWS_LAMBDA_LOG_LEVEL: logLevelSchema.optional(),
+  ...functionLogVariables,
   REWARDS_CONCURRENCY: z.coerce
     .number()
     .int("must be a whole number")
@@ -33,5 +32,5 @@ export type WorkerConfig = z.output<typeof workerConfigSchema> & { logLevel: Log
 /** Throws ConfigError naming every bad variable. */
 export function readWorkerConfig(env: Environment): WorkerConfig {
   const config = readConfig(workerConfigSchema, env);
-  return { ...config, logLevel: config.LOG_LEVEL ?? config.AWS_LAMBDA_LOG_LEVEL ?? "info" };
+  return { ...config, logLevel: functionLogLevel(config) };
 }
