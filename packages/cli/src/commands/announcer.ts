@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { commandConfig } from "../cliConfig";
+import { functionLinesToStderr } from "../functions/functionProcess";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
@@ -30,10 +31,7 @@ export function registerAnnouncer(program: Command): void {
       settings: streamSettingsFrom(deployed, options),
       checkpointFile: options.checkpoint,
       logger,
-      // The function's logs are logs: stderr, like ours (its metrics lines too, at debug).
-      onOutput: (line) => {
-        if (!line.startsWith('{"_aws"') || logger.isLevelEnabled("debug")) process.stderr.write(`${line}\n`);
-      },
+      onOutput: functionLinesToStderr(logger),
     });
     if (!config.ANNOUNCER_FAILURE_QUEUE_URL)
       logger.warn(

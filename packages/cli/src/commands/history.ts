@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
+import { functionLinesToStderr } from "../functions/functionProcess";
 import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
@@ -38,10 +39,7 @@ export function registerHistory(program: Command): void {
       failureQueueUrl: config.HISTORY_FAILURE_QUEUE_URL,
       checkpointFile: options.checkpoint,
       logger,
-      // The function's logs are logs: stderr, like ours (its metrics lines too, at debug).
-      onOutput: (line) => {
-        if (!line.startsWith('{"_aws"') || logger.isLevelEnabled("debug")) process.stderr.write(`${line}\n`);
-      },
+      onOutput: functionLinesToStderr(logger),
     });
     if (!config.HISTORY_FAILURE_QUEUE_URL)
       logger.warn(

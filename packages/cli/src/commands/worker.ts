@@ -1,6 +1,7 @@
 import { createSqsClient } from "@rewards/core/aws";
 import { type Command, Option } from "commander";
 import { commandConfig } from "../cliConfig";
+import { functionLinesToStderr } from "../functions/functionProcess";
 import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";
 import { integer } from "../options";
@@ -114,11 +115,7 @@ export function registerWorker(program: Command): void {
           ...(options.drain ? { waitTimeSeconds: Math.min(options.wait, 1) } : {}),
         },
         logger,
-        // The function's log lines are logs: stderr, like ours (its metrics lines too, at debug).
-        onOutput: (line) => {
-          if (!line.startsWith('{"_aws"')) process.stderr.write(`${line}\n`);
-          else if (logger.isLevelEnabled("debug")) process.stderr.write(`${line}\n`);
-        },
+        onOutput: functionLinesToStderr(logger),
       });
       const sqs = createSqsClient(config);
       logger.info(

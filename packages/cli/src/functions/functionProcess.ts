@@ -90,3 +90,13 @@ export function outputTo(stats: { recordOutput(line: string): boolean }, onOutpu
     onStderr: (line: string) => onOutput?.(line),
   };
 }
+
+/**
+ * For a command that runs a function in the foreground: the function's log lines are logs,
+ * on stderr like the command's own; its EMF lines too, but only at debug.
+ */
+export function functionLinesToStderr(logger: { isLevelEnabled(level: string): boolean }) {
+  return (line: string) => {
+    if (!line.startsWith('{"_aws"') || logger.isLevelEnabled("debug")) process.stderr.write(`${line}\n`);
+  };
+}
