@@ -25,6 +25,13 @@ describe("the functions' environments", () => {
     );
   });
 
+  it("give the worker the daily cap only when there is one (unset: no variable at all)", () => {
+    expect(workerEnvironment({ tableName: "t", dlqUrl: "d" }, { dailyCap: 150 })).toMatchObject({
+      REWARDS_DAILY_XP_CAP: "150",
+    });
+    expect(workerEnvironment({ tableName: "t", dlqUrl: "d" })).not.toHaveProperty("REWARDS_DAILY_XP_CAP");
+  });
+
   it("give the announcer its bus and log level", () => {
     expect(announcerEnvironment({ busName: "b" })).toEqual({ BUS_NAME: "b", LOG_LEVEL: "info" });
     expect(announcerEnvironment({ busName: "b" }, { logLevel: "warn" })).toEqual({
