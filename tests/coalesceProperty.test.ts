@@ -1,5 +1,5 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { profileKey, rules } from "@rewards/core";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { dayTotalKey, profileKey, rules } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import {
   eventBody,
@@ -223,7 +223,7 @@ describe("FIFO order holds inside coalesced runs", () => {
             reference(before, paid, totals, undefined, cap),
           );
         }
-        if (poisoned !== undefined) {
+        if (poisoned !== undefined && poison === "profile") {
           await reader.send(
             new PutCommand({
               TableName: deps.tableName,
@@ -231,8 +231,19 @@ describe("FIFO order holds inside coalesced runs", () => {
             }),
           );
         }
+        if (poisoned !== undefined && poison === "day") {
+          // Today's total as text: the cap's arithmetic on it is refused (a ValidationException).
+          await reader.send(
+            new UpdateCommand({
+              TableName: deps.tableName,
+              Key: dayTotalKey(userId(poisoned), new Date().toISOString().slice(0, 10)),
+              UpdateExpression: "SET xp = :text",
+              ExpressionAttributeValues: { ":text": "ten" },
+            }),
+          );
+        }
         // What the one-at-a-time worker makes of the whole batch, from the same start.
-        const whole = reference(batch, new Set(paid), new Map(totals), poisoned, cap);
+        const whole = reference(batch, new Set(paid), new Map(totals), poisoned, cap, poison);
 
         let faulty = true;
         const faultOf = new Map<string, string>();
@@ -267,7 +278,7 @@ describe("FIFO order holds inside coalesced runs", () => {
             if (blockedAt < 0) blockedAt = at;
             return;
           }
-          const outcome = oneAtATime(spec, paid, totals, poisoned, cap);
+          const outcome = oneAtATime(spec, paid, totals, poisoned, cap, poison);
           const parkFails = outcome === "parked" && dlq === "refusing";
           expected.push(parkFails ? "failed" : outcome);
           if (parkFails) blockedAt = at;
@@ -279,7 +290,8 @@ describe("FIFO order holds inside coalesced runs", () => {
           blockedAt < 0 ? [] : ids.slice(blockedAt),
         );
         for (const user of [0, 1, 2]) {
-          if (user !== poisoned) expect(await xpOf(user)).toBe(totals.get(-1 - user) ?? 0);
+          if (user !== poisoned || poison === "day")
+            expect(await xpOf(user)).toBe(totals.get(-1 - user) ?? 0);
         }
 
         // SQS redelivers the group from its first failure, in order; this time nothing fails.
@@ -289,15 +301,16 @@ describe("FIFO order holds inside coalesced runs", () => {
         expect(
           [...first.results.slice(0, blockedAt < 0 ? undefined : blockedAt), ...again].map((r) => r.outcome),
         ).toEqual(whole);
-        reference(tail, paid, totals, poisoned, cap);
+        reference(tail, paid, totals, poisoned, cap, poison);
         for (const user of [0, 1, 2]) {
-          if (user !== poisoned) expect(await xpOf(user)).toBe(totals.get(-1 - user) ?? 0);
+          if (user !== poisoned || poison === "day")
+            expect(await xpOf(user)).toBe(totals.get(-1 - user) ?? 0);
         }
         reader.destroy();
       }),
       {
         numRuns: 25,
-        // The two cases issue 34 found, run whatever the seed draws.
+        // The two cases issue 34 found and a poisoned day, run whatever the seed draws.
         examples: [
           [
             {
@@ -308,6 +321,7 @@ describe("FIFO order holds inside coalesced runs", () => {
                 { user: 1, kind: "article.completed", slug: 1 },
               ],
               poisoned: 0,
+              poison: "profile",
               cap: undefined,
               dlq: "refusing",
               faults: [],
@@ -322,9 +336,26 @@ describe("FIFO order holds inside coalesced runs", () => {
                 { user: 0, kind: "article.completed", slug: 2 },
               ],
               poisoned: undefined,
+              poison: "profile",
               cap: undefined,
               dlq: "up",
               faults: ["pass", "exhaust"],
+            },
+          ],
+          [
+            {
+              // A poisoned day refuses the capped award, not the signup after it, which is blocked.
+              before: [],
+              batch: [
+                { user: 0, kind: "article.completed", slug: 0 },
+                { user: 0, kind: "signup.completed", slug: 0 },
+                { user: 0, kind: "article.completed", slug: 1 },
+              ],
+              poisoned: 0,
+              poison: "day",
+              cap: 50,
+              dlq: "refusing",
+              faults: [],
             },
           ],
         ],
