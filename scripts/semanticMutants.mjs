@@ -6,7 +6,13 @@
 // is killed when its tests fail (or time out), survives when they pass; the score is
 // killed / (killed + survived), like Stryker's, and the run fails below the threshold.
 //
-//   node scripts/semanticMutants.mjs [--threshold 95] [--only id,id] [--keep]
+//   node scripts/semanticMutants.mjs [--threshold 95] [--only id,id] [--keep] [--force]
+//
+// Incremental, like Stryker's: tests/semantic/results.json (committed) keeps each mutant's
+// status under a key, the hash of its definition, the file it mutates and its test files. A
+// mutant whose key is unchanged is not run again (CI's time: the whole set takes about half an
+// hour on two cores); `--force` runs every one. The file is rewritten after each mutant, so a
+// run cut off part-way keeps what it measured.
 //
 // The scratch copy is the working tree (tracked and untracked, not ignored files), so
 // uncommitted changes are measured too. Its node_modules is a directory of links to this
@@ -14,8 +20,10 @@
 // packages: a mutant in the copy is what every import of it sees. Tests run in-process in
 // the copy with vitest's far-east projects (TZ=Pacific/Kiritimati), one vitest at a time.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   cpSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -34,6 +42,7 @@ const { values } = parseArgs({
     threshold: { type: "string", default: "95" },
     only: { type: "string" },
     keep: { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
     timeout: { type: "string", default: "180" },
   },
 });
@@ -42,7 +51,41 @@ const timeoutMs = Number(values.timeout) * 1000;
 const listFile = join(root, "tests/semantic/mutants.json");
 const all = JSON.parse(readFileSync(listFile, "utf8")).mutants;
 const only = values.only ? new Set(values.only.split(",")) : undefined;
-const mutants = only ? all.filter((m) => only.has(m.id)) : all;
+const chosen = only ? all.filter((m) => only.has(m.id)) : all;
+
+// What a mutant's result depends on that we can name: its own definition, the file it changes
+// and the tests that must catch it. A change elsewhere (a helper the tests import) is not seen:
+// run with --force after changing shared test support.
+function keyOf(mutant) {
+  const hash = createHash("sha256").update(JSON.stringify(mutant));
+  for (const file of [mutant.file, ...mutant.tests]) {
+    const path = join(root, file);
+    hash.update(`\0${file}\0`);
+    hash.update(existsSync(path) ? readFileSync(path) : "(missing)");
+  }
+  return hash.digest("hex");
+}
+const resultsFile = join(root, "tests/semantic/results.json");
+const known = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, "utf8")).results : {};
+const REUSABLE = new Set(["killed", "timeout", "survived"]);
+const reused = [];
+const mutants = [];
+for (const mutant of chosen) {
+  const was = known[mutant.id];
+  const key = keyOf(mutant);
+  if (!values.force && was?.key === key && REUSABLE.has(was.status)) reused.push({ mutant, ...was });
+  else mutants.push(mutant);
+}
+function saveResults(fresh) {
+  const ids = new Set(all.map((m) => m.id));
+  const merged = Object.fromEntries(Object.entries(known).filter(([id]) => ids.has(id)));
+  for (const r of fresh) merged[r.mutant.id] = { key: keyOf(r.mutant), status: r.status, seconds: r.seconds };
+  const sorted = Object.fromEntries(all.filter((m) => merged[m.id]).map((m) => [m.id, merged[m.id]]));
+  writeFileSync(
+    resultsFile,
+    `${JSON.stringify({ about: "written by scripts/semanticMutants.mjs: each mutant's last status, under the hash of its definition, file and tests", results: sorted }, null, 2)}\n`,
+  );
+}
 
 function run(cmd, args, cwd) {
   return new Promise((resolve) => {
@@ -130,11 +173,14 @@ async function buildBundles(dir) {
 }
 
 const started = Date.now();
-const dir = await scratchCopy();
-await buildBundles(dir);
-console.log(`scratch copy: ${dir}`);
 const results = [];
-try {
+for (const r of reused) {
+  results.push(r);
+  console.log(`= ${r.status}  ${r.mutant.id} (unchanged since its last run)`);
+}
+const measured = () => results.filter((r) => !reused.includes(r));
+
+async function runMutants(dir) {
   // The covering tests must pass before any mutant is applied, or a kill means nothing.
   const covering = [...new Set(mutants.flatMap((m) => m.tests))];
   const baseline = await vitest(dir, covering);
@@ -149,6 +195,7 @@ try {
     const problem = check(mutant, source);
     if (problem) {
       results.push({ mutant, status: "invalid", note: problem });
+      saveResults(measured());
       console.log(`! ${mutant.id}: ${problem}`);
       continue;
     }
@@ -163,14 +210,24 @@ try {
     writeFileSync(path, source);
     if (bundled) await buildBundles(dir);
     const status = outcome.timedOut ? "timeout" : outcome.code === 0 ? "survived" : "killed";
-    const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+    const seconds = Number(((Date.now() - t0) / 1000).toFixed(1));
     results.push({ mutant, status, seconds });
+    saveResults(measured());
     console.log(
       `${status === "survived" ? "✗ SURVIVED" : `✓ ${status}`}  ${mutant.id} (${seconds}s) — ${mutant.story}`,
     );
   }
-} finally {
-  if (!values.keep) rmSync(dir, { recursive: true, force: true });
+}
+
+if (mutants.length > 0) {
+  const dir = await scratchCopy();
+  try {
+    await buildBundles(dir);
+    console.log(`scratch copy: ${dir}; ${mutants.length} to run, ${reused.length} unchanged`);
+    await runMutants(dir);
+  } finally {
+    if (!values.keep) rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const count = (status) => results.filter((r) => r.status === status).length;
@@ -183,7 +240,9 @@ console.log("");
 console.log(
   `semantic mutants: ${killed} killed (${count("timeout")} by timeout), ${survived} survived, ${invalid} invalid`,
 );
-console.log(`score ${score.toFixed(2)}% (threshold ${threshold}%) in ${minutes} min`);
+console.log(
+  `score ${score.toFixed(2)}% (threshold ${threshold}%) in ${minutes} min; ${reused.length} unchanged since their last run (tests/semantic/results.json), ${mutants.length} run now`,
+);
 for (const r of results.filter((x) => x.status === "survived")) {
   console.log(`  survived: ${r.mutant.id} in ${r.mutant.file}: ${r.mutant.story}`);
 }

@@ -118,6 +118,45 @@ describe("revoking on the embedded DynamoDB", () => {
     expect(profile.Item).toMatchObject({ xp: 0, awards: 0 });
   });
 
+  it("tells another run's revocation of the same millisecond and reason from its own, by the attempt's id", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const user = `m-${randomUUID().slice(0, 6)}`;
+    const key = `${user}#a#article.completed`;
+    await award(table.env, [completed(user, "a")]);
+    const dynamo = createDynamoClient(table.env);
+    // Two operators running one file at once, their clocks on the same millisecond.
+    const clock = () => Date.parse("2026-12-03T08:00:00.123Z");
+    const deps = { tableName: table.tableName, reason: "producer bug", dryRun: false, clock };
+    let other: Awaited<ReturnType<typeof revokeIntent>> | undefined;
+    const mine = await revokeIntent(7, key, {
+      ...deps,
+      dynamo: meddling(dynamo, async () => {
+        other = await revokeIntent(1, key, { ...deps, dynamo });
+      }),
+    });
+    expect(mine).toMatchObject({
+      line: 7,
+      verdict: "already_revoked",
+      xp: 20,
+      revokedReason: "producer bug",
+    });
+    expect(other).toMatchObject({
+      line: 1,
+      verdict: "revoked",
+      xp: 20,
+      revokedAt: "2026-12-03T08:00:00.123Z",
+    });
+    const guard = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: guardKey(key) }));
+    expect(guard.Item).toMatchObject({
+      revokedAt: "2026-12-03T08:00:00.123Z",
+      revocationId: expect.any(String),
+    });
+    const profile = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: profileKey(user) }));
+    expect(profile.Item).toMatchObject({ xp: 0, awards: 0 });
+  });
+
   it("does not revoke a guard that expired, or was replaced by a new award, since it was read", async ({
     stack,
   }) => {

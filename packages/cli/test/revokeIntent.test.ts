@@ -16,14 +16,20 @@ const guard = {
 const policy = { maxAttempts: 3, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 10_000 };
 const named = (name: string, extra: Record<string, unknown> = {}) =>
   Object.assign(new Error(`${name} happened`), { name, ...extra });
+type Call = { kind: string; input: Record<string, unknown> };
 const conditionFailed = () =>
   named("TransactionCanceledException", {
     CancellationReasons: [{ Code: "ConditionalCheckFailed" }, { Code: "None" }],
   });
 
-/** A table answering each call by its kind: GetItem from `reads`, TransactWriteItems from `writes` (in turn; past them, success). */
-function table(reads: Array<Record<string, unknown> | undefined | Error>, writes: Array<Error | "ok"> = []) {
-  const calls: Array<{ kind: string; input: Record<string, unknown> }> = [];
+type Read = Record<string, unknown> | undefined | Error;
+
+/**
+ * A table answering each call by its kind: GetItem from `reads` (a function is given the calls so
+ * far), TransactWriteItems from `writes` (in turn; past them, success).
+ */
+function table(reads: Array<Read | ((calls: Call[]) => Read)>, writes: Array<Error | "ok"> = []) {
+  const calls: Call[] = [];
   let r = 0;
   let w = 0;
   const dynamo = {
@@ -31,7 +37,8 @@ function table(reads: Array<Record<string, unknown> | undefined | Error>, writes
       const kind = command.constructor.name;
       calls.push({ kind, input: command.input });
       if (kind === "GetCommand") {
-        const answer = reads[Math.min(r++, reads.length - 1)];
+        const read = reads[Math.min(r++, reads.length - 1)];
+        const answer = typeof read === "function" ? read(calls) : read;
         if (answer instanceof Error) throw answer;
         return { Item: answer };
       }
@@ -80,11 +87,33 @@ describe("revokeIntent", () => {
     expect(calls.map((c) => c.kind)).toEqual(["GetCommand"]);
   });
 
-  it("a cancelled transaction is judged again from a fresh read; its own lost commit is recognised", async () => {
-    const mine = { ...guard, revokedAt: "2026-12-01T12:00:00.000Z", revokedReason: "bot" };
-    const { dynamo, calls } = table([guard, mine], [conditionFailed()]);
-    expect(await revokeIntent(1, "k", deps(dynamo))).toMatchObject({ verdict: "revoked", xp: 20 });
-    expect(calls.map((c) => c.kind)).toEqual(["GetCommand", "TransactWriteCommand", "GetCommand"]);
+  it("a cancelled transaction is judged again from a fresh read; its own lost commit is recognised by its id", async () => {
+    const revokedBy = (id: unknown) => ({
+      ...guard,
+      revokedAt: "2026-12-01T12:00:00.000Z",
+      revokedReason: "bot",
+      revocationId: id,
+    });
+    // The attempt's id is its token and its mark on the guard.
+    const mine = table(
+      [guard, (calls) => revokedBy(calls[1]?.input.ClientRequestToken)],
+      [conditionFailed()],
+    );
+    expect(await revokeIntent(1, "k", deps(mine.dynamo))).toMatchObject({ verdict: "revoked", xp: 20 });
+    expect(mine.calls.map((c) => c.kind)).toEqual(["GetCommand", "TransactWriteCommand", "GetCommand"]);
+    const written = mine.calls[1]?.input as {
+      TransactItems: Array<{ Update: { ExpressionAttributeValues: Record<string, unknown> } }>;
+      ClientRequestToken: string;
+    };
+    expect(written.TransactItems[0]?.Update.ExpressionAttributeValues[":revocationId"]).toBe(
+      written.ClientRequestToken,
+    );
+    // The same millisecond and reason, another run's id: someone else's revocation.
+    const theirs = table([guard, revokedBy("another-run")], [conditionFailed()]);
+    expect(await revokeIntent(1, "k", deps(theirs.dynamo))).toMatchObject({
+      verdict: "already_revoked",
+      xp: 20,
+    });
   });
 
   it("gives up a guard that changes under every attempt, after 5 reads", async () => {

@@ -21,18 +21,21 @@ function guard(overrides: Partial<StoredGuard> = {}): StoredGuard {
 
 describe("planRevocation", () => {
   it("marks the guard on the condition that it is still the award read, then gives the profile back its XP and count", () => {
-    expect(planRevocation(guard(), { tableName: "t", now, reason: "producer bug" })).toEqual({
+    expect(
+      planRevocation(guard(), { tableName: "t", now, reason: "producer bug", revocationId: "attempt-1" }),
+    ).toEqual({
       TransactItems: [
         {
           Update: {
             TableName: "t",
             Key: { pk: "IDEM#user123#idempotent-writes#article.completed", sk: "IDEM" },
-            UpdateExpression: "SET revokedAt = :now, revokedReason = :reason",
+            UpdateExpression: "SET revokedAt = :now, revokedReason = :reason, revocationId = :revocationId",
             ConditionExpression:
               "attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt >= :nowEpoch) AND attribute_not_exists(revokedAt) AND awardedAt = :awardedAt AND amount = :amount",
             ExpressionAttributeValues: {
               ":now": "2026-12-01T12:00:00.999Z",
               ":reason": "producer bug",
+              ":revocationId": "attempt-1",
               ":nowEpoch": epoch,
               ":awardedAt": "2026-11-29T10:00:01.234Z",
               ":amount": 20,
@@ -56,7 +59,12 @@ describe("planRevocation", () => {
   });
 
   it("touches exactly the guard and the profile: never the day total (§3a), whatever the award", () => {
-    const plan = planRevocation(guard({ amount: 0, requested: 20 }), { tableName: "t", now, reason: "r" });
+    const plan = planRevocation(guard({ amount: 0, requested: 20 }), {
+      tableName: "t",
+      now,
+      reason: "r",
+      revocationId: "a",
+    });
     expect(plan.TransactItems?.map((item) => item.Update?.Key)).toEqual([
       { pk: "IDEM#user123#idempotent-writes#article.completed", sk: "IDEM" },
       { pk: "USER#user123", sk: "PROFILE" },
@@ -78,6 +86,7 @@ describe("planRevocation", () => {
       tableName: "other",
       now,
       reason: "r",
+      revocationId: "a",
     });
     expect(plan.TransactItems?.map((item) => [item.Update?.TableName, item.Update?.Key])).toEqual([
       ["other", { pk: "IDEM#sha256:abc", sk: "IDEM" }],

@@ -25,7 +25,12 @@ const stored = {
   awardedAt: "2026-11-29T10:00:01.234Z",
   expiresAt: nowSeconds + 60,
 };
-const revoked = { ...item, revokedAt: "2026-12-01T11:00:00.000Z", revokedReason: "bot" };
+const revoked = {
+  ...item,
+  revokedAt: "2026-12-01T11:00:00.000Z",
+  revokedReason: "bot",
+  revocationId: "attempt-1",
+};
 
 describe("guardStanding", () => {
   it("no item: not_found", () => {
@@ -51,19 +56,25 @@ describe("guardStanding", () => {
     expect(guardStanding(forever, nowMs)).toEqual({ verdict: "revocable", guard: storedForever });
   });
 
-  it("a revoked guard is already_revoked — unless it carries this run's own attempt (an answer lost)", () => {
-    const guard = { ...stored, revokedAt: revoked.revokedAt, revokedReason: "bot" };
+  it("a revoked guard is already_revoked — unless it carries this run's own attempt id (an answer lost)", () => {
+    const guard = {
+      ...stored,
+      revokedAt: revoked.revokedAt,
+      revokedReason: "bot",
+      revocationId: "attempt-1",
+    };
     expect(guardStanding(revoked, nowMs)).toEqual({ verdict: "already_revoked", guard });
-    expect(guardStanding(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "bot" })).toEqual({
+    expect(guardStanding(revoked, nowMs, { revocationId: "attempt-1" })).toEqual({
       verdict: "revoked",
       guard,
     });
-    expect(guardStanding(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "other" })).toMatchObject({
+    // Another run's revocation of the same millisecond and reason is not this one's: only the id tells.
+    expect(guardStanding(revoked, nowMs, { revocationId: "attempt-2" })).toMatchObject({
       verdict: "already_revoked",
     });
-    expect(
-      guardStanding(revoked, nowMs, { revokedAt: "2026-12-01T11:00:00.001Z", reason: "bot" }),
-    ).toMatchObject({
+    // A revocation written before the id existed is never this run's.
+    const { revocationId: _, ...unmarked } = revoked;
+    expect(guardStanding(unmarked, nowMs, { revocationId: "attempt-1" })).toMatchObject({
       verdict: "already_revoked",
     });
   });
@@ -117,9 +128,7 @@ describe("resultOf", () => {
       revokedAt: "2026-12-01T11:00:00.000Z",
       revokedReason: "bot",
     });
-    expect(
-      resultOf(5, "k", guardStanding(revoked, nowMs, { revokedAt: revoked.revokedAt, reason: "bot" })),
-    ).toMatchObject({
+    expect(resultOf(5, "k", guardStanding(revoked, nowMs, { revocationId: "attempt-1" }))).toMatchObject({
       verdict: "revoked",
     });
     const { revokedReason: _, ...noReason } = revoked;

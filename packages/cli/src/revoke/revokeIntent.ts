@@ -63,10 +63,16 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
       const judged = guardStanding(Item, clock(), attempted);
       if (judged.verdict !== "revocable" || deps.dryRun) return resultOf(line, intentKey, judged);
       const now = new Date(clock());
-      attempted = { revokedAt: now.toISOString(), reason: deps.reason };
+      // One id per attempt: its token (a retry of it is the same request) and its mark on the guard.
+      attempted = { revocationId: randomUUID() };
       const input = {
-        ...planRevocation(judged.guard, { tableName: deps.tableName, now, reason: deps.reason }),
-        ClientRequestToken: randomUUID(),
+        ...planRevocation(judged.guard, {
+          tableName: deps.tableName,
+          now,
+          reason: deps.reason,
+          revocationId: attempted.revocationId,
+        }),
+        ClientRequestToken: attempted.revocationId,
       };
       try {
         await retry(() => deps.dynamo.send(new TransactWriteCommand(input)), {
@@ -79,7 +85,7 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
           intentKey,
           userId: judged.guard.userId,
           xp: judged.guard.amount,
-          revokedAt: attempted.revokedAt,
+          revokedAt: now.toISOString(),
           revokedReason: deps.reason,
         };
       } catch (error) {

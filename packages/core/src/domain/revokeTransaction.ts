@@ -7,6 +7,8 @@ export interface RevokeContext {
   /** One instant: the guard's `revokedAt`, the profile's `updatedAt`, and "not expired" are judged at it. */
   now: Date;
   reason: string;
+  /** Unique to this attempt (the transaction's ClientRequestToken): written as the guard's `revocationId`. */
+  revocationId: string;
 }
 
 /**
@@ -16,11 +18,13 @@ export interface RevokeContext {
  */
 export const REVOKE_CONDITION =
   "attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt >= :nowEpoch) AND attribute_not_exists(revokedAt) AND awardedAt = :awardedAt AND amount = :amount";
-export const REVOKE_GUARD_UPDATE = "SET revokedAt = :now, revokedReason = :reason";
+export const REVOKE_GUARD_UPDATE =
+  "SET revokedAt = :now, revokedReason = :reason, revocationId = :revocationId";
 export const UNPAY_PROFILE_UPDATE = "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now";
 
 /**
- * §11: ONE transaction per award — the guard marked (item 0, so its condition is reason 0),
+ * §11: ONE transaction per award — the guard marked (item 0, so its condition is reason 0)
+ * with the attempt's `revocationId`,
  * then the user's profile given back the award's XP and count. The day total (§3a) is left
  * alone: the cap counts what was paid that day. Pure.
  */
@@ -37,6 +41,7 @@ export function planRevocation(guard: StoredGuard, context: RevokeContext): Tran
           ExpressionAttributeValues: {
             ":now": nowIso,
             ":reason": context.reason,
+            ":revocationId": context.revocationId,
             ":nowEpoch": Math.floor(context.now.getTime() / 1000),
             ":awardedAt": guard.awardedAt,
             ":amount": guard.amount,

@@ -38,14 +38,15 @@ export type GuardStanding =
 
 /** The revocation this run attempted, to recognise its own write when the answer was lost. */
 export interface Attempted {
-  revokedAt: string;
-  reason: string;
+  /** The `revocationId` the attempt wrote: unique to it, unlike its `revokedAt` and reason. */
+  revocationId: string;
 }
 
 /**
  * Judges the item a consistent GetItem returned for an intent's guard at `nowMs`. After a
- * cancelled or unanswered attempt, a guard carrying that attempt's `revokedAt` and reason is
- * this run's own revocation (`revoked`), not someone else's. Pure.
+ * cancelled or unanswered attempt, a guard carrying that attempt's `revocationId` is this run's
+ * own revocation (`revoked`); any other revocation, even of the same millisecond and reason, is
+ * someone else's (`already_revoked`). Pure.
  */
 export function guardStanding(
   item: Record<string, unknown> | undefined,
@@ -64,7 +65,7 @@ export function guardStanding(
     };
   const { revokedAt } = guard;
   if (revokedAt === undefined) return { verdict: "revocable", guard };
-  const mine = attempted?.revokedAt === revokedAt && attempted.reason === guard.revokedReason;
+  const mine = attempted !== undefined && guard.revocationId === attempted.revocationId;
   return { verdict: mine ? "revoked" : "already_revoked", guard: { ...guard, revokedAt } };
 }
 

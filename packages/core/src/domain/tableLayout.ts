@@ -68,6 +68,12 @@ export const guardItemFields = {
   [TTL_ATTRIBUTE]: z.number().int().optional(),
   revokedAt: rfc3339.optional(),
   revokedReason: z.string().optional(),
+  /**
+   * The `rewards revoke` attempt that wrote `revokedAt` (a UUID, its transaction's
+   * ClientRequestToken): how a run knows its own revocation after a lost answer. The clock
+   * cannot tell: two runs with one reason can revoke in the same millisecond.
+   */
+  revocationId: z.string().optional(),
   /** The event's time (§2b): absent on a guard written before the history (§12). */
   eventTime: rfc3339.optional(),
   /** The event's validated `data` without `userId`: absent on a guard written before the history. */
