@@ -11,8 +11,9 @@
 // Incremental, like Stryker's: tests/semantic/results.json (committed) keeps each mutant's
 // status under a key, the hash of its definition, the file it mutates and its test files. A
 // mutant whose key is unchanged is not run again (CI's time: the whole set takes about half an
-// hour on two cores); `--force` runs every one. The file is rewritten after each mutant, so a
-// run cut off part-way keeps what it measured.
+// hour on two cores); `--force` runs every one, and `--only` runs the ones it names. A timeout is
+// never reused. The file is rewritten after each mutant, so a run cut off part-way keeps what
+// it measured.
 //
 // The scratch copy is the working tree (tracked and untracked, not ignored files), so
 // uncommitted changes are measured too. Its node_modules is a directory of links to this
@@ -28,6 +29,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -66,25 +68,44 @@ function keyOf(mutant) {
   return hash.digest("hex");
 }
 const resultsFile = join(root, "tests/semantic/results.json");
-const known = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, "utf8")).results : {};
-const REUSABLE = new Set(["killed", "timeout", "survived"]);
+function readResults() {
+  if (!existsSync(resultsFile)) return {};
+  try {
+    return JSON.parse(readFileSync(resultsFile, "utf8")).results ?? {};
+  } catch {
+    console.error(`${resultsFile} is not readable JSON: every mutant runs again`);
+    return {};
+  }
+}
+const known = readResults();
+// A timeout on a busy machine may be the load's, not the mutant's: it is measured again.
+const REUSABLE = new Set(["killed", "survived"]);
+// Each key is taken now, from the bytes the scratch copy is made of: an edit during the run
+// must not give an old result the new code's key.
+const keys = new Map(chosen.map((mutant) => [mutant.id, keyOf(mutant)]));
+// --only names mutants to measure now: it runs them whatever their key.
+const reuse = !values.force && !only;
 const reused = [];
 const mutants = [];
 for (const mutant of chosen) {
   const was = known[mutant.id];
-  const key = keyOf(mutant);
-  if (!values.force && was?.key === key && REUSABLE.has(was.status)) reused.push({ mutant, ...was });
+  if (reuse && was?.key === keys.get(mutant.id) && REUSABLE.has(was.status)) reused.push({ mutant, ...was });
   else mutants.push(mutant);
 }
 function saveResults(fresh) {
   const ids = new Set(all.map((m) => m.id));
-  const merged = Object.fromEntries(Object.entries(known).filter(([id]) => ids.has(id)));
-  for (const r of fresh) merged[r.mutant.id] = { key: keyOf(r.mutant), status: r.status, seconds: r.seconds };
+  // What is on disk now (another run may have saved since), then this run's results over it.
+  const merged = Object.fromEntries(Object.entries(readResults()).filter(([id]) => ids.has(id)));
+  for (const r of fresh)
+    merged[r.mutant.id] = { key: keys.get(r.mutant.id), status: r.status, seconds: r.seconds };
   const sorted = Object.fromEntries(all.filter((m) => merged[m.id]).map((m) => [m.id, merged[m.id]]));
+  // Written beside, then renamed: a run killed mid-write leaves the last whole file.
+  const partial = `${resultsFile}.partial`;
   writeFileSync(
-    resultsFile,
+    partial,
     `${JSON.stringify({ about: "written by scripts/semanticMutants.mjs: each mutant's last status, under the hash of its definition, file and tests", results: sorted }, null, 2)}\n`,
   );
+  renameSync(partial, resultsFile);
 }
 
 function run(cmd, args, cwd) {

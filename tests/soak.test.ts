@@ -10,7 +10,7 @@ import { runSoak } from "./soak/runSoak";
 describe("seeded fault soak", () => {
   it.each([
     { seed: 101, events: 200, kills: 0, function: "source" as const },
-    { seed: 102, events: 200, kills: 3, function: "artifact" as const },
+    { seed: 102, events: 400, kills: 3, function: "artifact" as const },
   ])(
     "seed $seed, $events events, $kills kills, the function's $function: nothing lost, nothing paid twice",
     async (options) => {
