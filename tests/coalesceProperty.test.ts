@@ -50,6 +50,30 @@ const intentOf = (spec: Spec) =>
 type Poison = "profile" | "day";
 
 /** The one-at-a-time worker's outcome of one record against what came before it. */
+/** A spec's event body, its user named by the run's `userId`. */
+const bodyFor = (userId: (n: number) => string) => (spec: Spec) => {
+  const data: Record<string, string> = { userId: userId(spec.user), articleSlug: `s${spec.slug}` };
+  if (spec.kind === "article.shared") data.channel = "c";
+  return eventBody(spec.kind, data);
+};
+
+/** The real worker's deps on the local stack, silent, with the cap if any and short retries. */
+function workerDeps(
+  env: Record<string, string>,
+  cap: number | undefined,
+  retries: { maxAttempts: number; maxDelayMs: number },
+) {
+  return {
+    ...createWorkerDeps({
+      ...env,
+      LOG_LEVEL: "silent",
+      ...(cap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(cap) }),
+    }),
+    emitMetrics: () => {},
+    retryPolicy: { ...retries, baseDelayMs: 1, maxElapsedMs: 5000 },
+  };
+}
+
 function oneAtATime(
   spec: Spec,
   paid: Set<string>,
@@ -95,20 +119,8 @@ describe("coalesced awards equal one-at-a-time awards", () => {
       fc.asyncProperty(scenario, async ({ before, batch, poisoned, cap, faults }) => {
         const tag = `prop${++run}`;
         const userId = (n: number) => `${tag}-u${n}`;
-        const bodyOf = (spec: Spec) => {
-          const data: Record<string, string> = { userId: userId(spec.user), articleSlug: `s${spec.slug}` };
-          if (spec.kind === "article.shared") data.channel = "c";
-          return eventBody(spec.kind, data);
-        };
-        const deps = {
-          ...createWorkerDeps({
-            ...env,
-            LOG_LEVEL: "silent",
-            ...(cap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(cap) }),
-          }),
-          emitMetrics: () => {},
-          retryPolicy: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 5000 },
-        };
+        const bodyOf = bodyFor(userId);
+        const deps = workerDeps(env, cap, { maxAttempts: 4, maxDelayMs: 5 });
         const reader = createDynamoClient({ AWS_REGION: "us-east-1", ...env });
         const paid = new Set<string>();
         const totals = new Map<number, number>();
@@ -187,20 +199,8 @@ describe("FIFO order holds inside coalesced runs", () => {
       fc.asyncProperty(fifoScenario, async ({ before, batch, poisoned, poison, cap, dlq, faults }) => {
         const tag = `fifo${++run}`;
         const userId = (n: number) => `${tag}-u${n}`;
-        const bodyOf = (spec: Spec) => {
-          const data: Record<string, string> = { userId: userId(spec.user), articleSlug: `s${spec.slug}` };
-          if (spec.kind === "article.shared") data.channel = "c";
-          return eventBody(spec.kind, data);
-        };
-        const deps = {
-          ...createWorkerDeps({
-            ...env,
-            LOG_LEVEL: "silent",
-            ...(cap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(cap) }),
-          }),
-          emitMetrics: () => {},
-          retryPolicy: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 3, maxElapsedMs: 5000 },
-        };
+        const bodyOf = bodyFor(userId);
+        const deps = workerDeps(env, cap, { maxAttempts: 3, maxDelayMs: 3 });
         const reader = createDynamoClient({ AWS_REGION: "us-east-1", ...env });
         const xpOf = async (user: number) => (await profileOf(reader, deps.tableName, userId(user)))?.xp ?? 0;
         const paid = new Set<string>();
