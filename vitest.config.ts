@@ -63,7 +63,7 @@ export default defineConfig({
           name: "integration-far-east",
           include: INTEGRATION,
           env: { ...env, TZ: FAR_EAST_TZ },
-          // After the unit tests (group 0): run beside them, the unshared unit forks held a
+          // After the unit tests (group 0): run beside them, the shared unit forks held a
           // worker back and the integration files ran one at a time for minutes.
           sequence: { groupOrder: 1 },
         },

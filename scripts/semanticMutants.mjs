@@ -194,12 +194,9 @@ async function buildBundles(dir) {
 }
 
 const started = Date.now();
-const results = [];
-for (const r of reused) {
-  results.push(r);
-  console.log(`= ${r.status}  ${r.mutant.id} (unchanged since its last run)`);
-}
-const measured = () => results.filter((r) => !reused.includes(r));
+for (const r of reused) console.log(`= ${r.status}  ${r.mutant.id} (unchanged since its last run)`);
+/** This run's own results, saved after each one. */
+const measured = [];
 
 async function runMutants(dir) {
   // The covering tests must pass before any mutant is applied, or a kill means nothing.
@@ -215,8 +212,8 @@ async function runMutants(dir) {
     const source = readFileSync(path, "utf8");
     const problem = check(mutant, source);
     if (problem) {
-      results.push({ mutant, status: "invalid", note: problem });
-      saveResults(measured());
+      measured.push({ mutant, status: "invalid", note: problem });
+      saveResults(measured);
       console.log(`! ${mutant.id}: ${problem}`);
       continue;
     }
@@ -232,8 +229,8 @@ async function runMutants(dir) {
     if (bundled) await buildBundles(dir);
     const status = outcome.timedOut ? "timeout" : outcome.code === 0 ? "survived" : "killed";
     const seconds = Number(((Date.now() - t0) / 1000).toFixed(1));
-    results.push({ mutant, status, seconds });
-    saveResults(measured());
+    measured.push({ mutant, status, seconds });
+    saveResults(measured);
     console.log(
       `${status === "survived" ? "✗ SURVIVED" : `✓ ${status}`}  ${mutant.id} (${seconds}s) — ${mutant.story}`,
     );
@@ -251,6 +248,7 @@ if (mutants.length > 0) {
   }
 }
 
+const results = [...reused, ...measured];
 const count = (status) => results.filter((r) => r.status === status).length;
 const killed = count("killed") + count("timeout");
 const survived = count("survived");

@@ -30,6 +30,14 @@ async function announcementsIn(env: Record<string, string>, queueUrl: string) {
   });
 }
 
+/** A table of the test's own with one paid award (20 XP) of a new user, and a client of it. */
+async function oneAward(stack: Parameters<typeof ownTable>[0], prefix: string) {
+  const table = await ownTable(stack);
+  const user = `${prefix}-${randomUUID().slice(0, 6)}`;
+  await award(table.env, [completed(user, "a")]);
+  return { table, user, key: `${user}#a#article.completed`, dynamo: createDynamoClient(table.env) };
+}
+
 /** A client whose first transaction is preceded by `meddle` — someone else's write between our read and our write. */
 function meddling(dynamo: DynamoDBDocumentClient, meddle: () => Promise<unknown>): DynamoDBDocumentClient {
   let done = false;
@@ -93,11 +101,7 @@ describe("revoking on the embedded DynamoDB", () => {
   it("re-judges by reading again when someone else revokes between the read and the write", async ({
     stack,
   }) => {
-    const table = await ownTable(stack);
-    const user = `c-${randomUUID().slice(0, 6)}`;
-    const key = `${user}#a#article.completed`;
-    await award(table.env, [completed(user, "a")]);
-    const dynamo = createDynamoClient(table.env);
+    const { table, user, key, dynamo } = await oneAward(stack, "c");
     // Another operator's revocation lands first (the same transaction, run by hand).
     const other = () =>
       revokeIntent(1, key, { dynamo, tableName: table.tableName, reason: "other", dryRun: false });
@@ -121,11 +125,7 @@ describe("revoking on the embedded DynamoDB", () => {
   it("tells another run's revocation of the same millisecond and reason from its own, by the attempt's id", async ({
     stack,
   }) => {
-    const table = await ownTable(stack);
-    const user = `m-${randomUUID().slice(0, 6)}`;
-    const key = `${user}#a#article.completed`;
-    await award(table.env, [completed(user, "a")]);
-    const dynamo = createDynamoClient(table.env);
+    const { table, user, key, dynamo } = await oneAward(stack, "m");
     // Two operators running one file at once, their clocks on the same millisecond.
     const clock = () => Date.parse("2026-12-03T08:00:00.123Z");
     const deps = { tableName: table.tableName, reason: "producer bug", dryRun: false, clock };
