@@ -1,3 +1,4 @@
+import { freshModule } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 import { planRevocation, readGuard, type StoredGuard } from "../src/domain";
 
@@ -20,9 +21,16 @@ function guard(overrides: Partial<StoredGuard> = {}): StoredGuard {
 }
 
 describe("planRevocation", () => {
-  it("marks the guard on the condition that it is still the award read, then gives the profile back its XP and count", () => {
+  it("marks the guard on the condition that it is still the award read, then gives the profile back its XP and count", async () => {
+    // Loaded afresh (@rewards/testing freshModule): its expressions are module-level constants.
+    const fresh = await freshModule(() => import("../src/domain/revokeTransaction"));
     expect(
-      planRevocation(guard(), { tableName: "t", now, reason: "producer bug", revocationId: "attempt-1" }),
+      fresh.planRevocation(guard(), {
+        tableName: "t",
+        now,
+        reason: "producer bug",
+        revocationId: "attempt-1",
+      }),
     ).toEqual({
       TransactItems: [
         {
