@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core/aws";
-import { HANG_GUARD_MS, stackTest, typecheckModule } from "@rewards/testing";
+import { HANG_GUARD_MS, stackTest, typecheckModules } from "@rewards/testing";
 import { beforeAll, describe, expect } from "vitest";
 
 const it = stackTest();
@@ -16,29 +16,32 @@ beforeAll(async () => {
   await exec("node", ["scripts/packLibrary.mjs", "producer"], { cwd: root });
 }, HANG_GUARD_MS);
 
-async function typecheck(source: string): Promise<{ ok: boolean; output: string }> {
-  const dir = `${root}dist/consumer-check`;
-  await mkdir(dir, { recursive: true });
-  return typecheckModule(`${dir}/consumer.ts`, source, root);
-}
-
 describe("the producer as a package for other repositories (npm run pack:producer)", () => {
   it(
     "its one declaration file types the builders: a correct call compiles, a missing field does not",
     async () => {
-      const good = await typecheck(`import { createPublisher } from "../producer/dist/index.js";
+      const dir = `${root}dist/consumer-check`;
+      await mkdir(dir, { recursive: true });
+      const errors = await typecheckModules(
+        {
+          [`${dir}/good.ts`]: `import { createPublisher } from "../producer/dist/index.js";
 const publisher = createPublisher({ queueUrl: "https://sqs.us-east-1.amazonaws.com/1/q", source: "/app" });
 const results = await publisher.publish([publisher.events.articleShared({ userId: "u", articleSlug: "a", channel: "email" })]);
 const first: boolean | undefined = results[0]?.ok;
 export { first };
-`);
-      expect(good).toEqual({ ok: true, output: "" });
-      const bad = await typecheck(`import { createPublisher } from "../producer/dist/index.js";
+`,
+          [`${dir}/bad.ts`]: `import { createPublisher } from "../producer/dist/index.js";
 const publisher = createPublisher({ queueUrl: "https://sqs.us-east-1.amazonaws.com/1/q" });
 publisher.events.articleShared({ userId: "u", articleSlug: "a" });
-`);
-      expect(bad.ok).toBe(false);
-      expect(bad.output).toMatch(/channel/);
+`,
+        },
+        root,
+      );
+      // Only the bad call is refused: nothing in the good file, nothing in the declaration file.
+      expect(Object.keys(errors)).toEqual([`${dir}/bad.ts`]);
+      expect(errors[`${dir}/bad.ts`]).toEqual([
+        expect.stringMatching(/^dist\/consumer-check\/bad\.ts\(3,\d+\): error TS2345: .*channel/),
+      ]);
     },
     HANG_GUARD_MS,
   );

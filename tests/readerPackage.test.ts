@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createDynamoBaseClient } from "@rewards/core/aws";
 import { createReader } from "@rewards/reader";
-import { completed, HANG_GUARD_MS, stackTest, typecheckModule } from "@rewards/testing";
+import { completed, HANG_GUARD_MS, stackTest, typecheckModules } from "@rewards/testing";
 import { beforeAll, describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
 import { writeHistoryOfStream } from "./fixtures/historyFixtures";
@@ -102,21 +102,27 @@ process.stdout.write(JSON.stringify({ profile, history, next: await reader.histo
   it(
     "its one declaration file types it: a correct call compiles, a limit given as text does not",
     async () => {
-      const typecheck = (source: string) => typecheckModule(`${site}/site.ts`, source, root);
-      const good = await typecheck(`import { createReader, type Profile } from "@rewards/reader";
+      const errors = await typecheckModules(
+        {
+          [`${site}/good.ts`]: `import { createReader, type Profile } from "@rewards/reader";
 const reader = createReader({ tableName: "t" });
 const profile: Profile = await reader.profile("u");
 const page = await reader.history("u", { limit: 2 });
 export const shown: [number, number, string | undefined] = [profile.level.xpNext, page.awards.length, page.cursor];
-`);
-      expect(good).toEqual({ ok: true, output: "" });
-      const bad = await typecheck(`import { createReader } from "@rewards/reader";
+`,
+          [`${site}/bad.ts`]: `import { createReader } from "@rewards/reader";
 await createReader({ tableName: "t" }).history("u", { limit: "2" });
-`);
-      expect(bad.ok).toBe(false);
-      expect(bad.output).toMatch(
-        /site\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
+`,
+        },
+        root,
       );
+      // Only the bad call is refused: nothing in the good file, nothing in the declaration file.
+      expect(Object.keys(errors)).toEqual([`${site}/bad.ts`]);
+      expect(errors[`${site}/bad.ts`]).toEqual([
+        expect.stringMatching(
+          /bad\.ts\(2,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/,
+        ),
+      ]);
     },
     HANG_GUARD_MS,
   );

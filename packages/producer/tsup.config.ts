@@ -11,7 +11,7 @@ export default defineConfig({
   platform: "node",
   target: "node20",
   tsconfig: "tsconfig.pack.json",
-  // Declarations come from dts-bundle-generator (scripts/packLibrary.mjs), which inlines @rewards/core.
+  // Declarations come from rollup-plugin-dts (scripts/packLibrary.mjs), which inlines @rewards/core.
   dts: false,
   external: [/^@aws-sdk\//, /^@smithy\//, "zod"],
   noExternal: [/^@rewards\//, "p-limit", "ulid"],

@@ -18,5 +18,5 @@ export { childrenOf, eventuallyClosed, isListening, portOf } from "./processes";
 export { drain } from "./queues";
 export { type StackFixtures, stackTest } from "./stackFixture";
 export { guardOf, profileOf } from "./table";
-export { typecheckModule } from "./typecheckModule";
+export { typecheckModules } from "./typecheckModules";
 export { waitFor } from "./waitFor";
