@@ -30,7 +30,7 @@ async function consume(env: Record<string, string>, args: string[]) {
 
 describe("a Python consumer (examples/python/consume.py) on rewards dev's consumer queue", () => {
   it("shows each award once, undoes a revoked one, and leaves what it cannot read", async () => {
-    const dev = startCli(["dev", "--json", "--wait", "1"], { LOG_LEVEL: "warn" });
+    const dev = startCli(["dev", "--json", "--wait", "1", "--function", "artifact"], { LOG_LEVEL: "warn" });
     try {
       expect(await waitFor(() => dev.output().stdout.includes("\n"), { timeoutMs: HANG_GUARD_MS })).toBe(
         true,

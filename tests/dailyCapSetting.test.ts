@@ -47,7 +47,10 @@ describe("rewards worker: the cap from --daily-cap or REWARDS_DAILY_XP_CAP", () 
   ] as const)("%s", async ([, args, capEnv, xp], { env }) => {
     const user = `cap-worker-${randomUUID().slice(0, 6)}`;
     expect((await runCli(["publish", "-"], env, `${sixtyXpOfOneDay(user)}\n`)).code).toBe(0);
-    const run = await runCli(["worker", "--drain", "--wait", "1", "--json", ...args], { ...env, ...capEnv });
+    const run = await runCli(
+      ["worker", "--drain", "--wait", "1", "--json", "--function", "artifact", ...args],
+      { ...env, ...capEnv },
+    );
     expect(run.code, run.stderr).toBe(0);
     expect(await profile(env, user)).toMatchObject({ xp, awards: 3 });
   });
@@ -66,7 +69,10 @@ describe("rewards dev: its worker runs with the cap, and its env block says it",
     ["REWARDS_DAILY_XP_CAP=50 rewards dev", [], { REWARDS_DAILY_XP_CAP: "50" }],
     ["rewards dev --daily-cap 50", ["--daily-cap", "50"], {}],
   ] as const)("%s caps one user's day at 50 XP", async ([, args, capEnv]) => {
-    const dev = startCli(["dev", "--wait", "1", "--no-announcer", ...args], { LOG_LEVEL: "warn", ...capEnv });
+    const dev = startCli(["dev", "--wait", "1", "--no-announcer", "--function", "artifact", ...args], {
+      LOG_LEVEL: "warn",
+      ...capEnv,
+    });
     try {
       expect(
         await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: HANG_GUARD_MS }),

@@ -175,7 +175,7 @@ describe("with `rewards dev --json` running", () => {
   plainIt(
     "grants tail --json prints the envelope's event and the bare CloudEvent and leaves the non-JSON message; a consumer's queue gets the CloudEvent alone",
     async () => {
-      const dev = startCli(["dev", "--json", "--wait", "1"], { LOG_LEVEL: "warn" });
+      const dev = startCli(["dev", "--json", "--wait", "1", "--function", "artifact"], { LOG_LEVEL: "warn" });
       try {
         expect(
           await waitFor(() => dev.output().stdout.includes("\n"), { timeoutMs: HANG_GUARD_MS }),

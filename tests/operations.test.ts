@@ -66,7 +66,10 @@ describe("the main queue and waiting for it", () => {
     env,
   }) => {
     const file = join(tmpdir(), `expect-${Date.now()}.json`);
-    const worker = startCli(["worker", "--wait", "1", "--timeout", "1"], { ...env, LOG_LEVEL: "silent" });
+    const worker = startCli(["worker", "--wait", "1", "--timeout", "1", "--function", "artifact"], {
+      ...env,
+      LOG_LEVEL: "silent",
+    });
     const cli = cliIn(env);
     const load = await cli([
       "load",
@@ -455,9 +458,12 @@ describe("producers and operators at the command line", () => {
   });
 
   it("rewards dev --pollers 0 --json prints the environment as one object and processes nothing", async () => {
-    const dev = startCli(["dev", "--pollers", "0", "--visibility-timeout", "5", "--json"], {
-      LOG_LEVEL: "warn",
-    });
+    const dev = startCli(
+      ["dev", "--pollers", "0", "--visibility-timeout", "5", "--json", "--function", "artifact"],
+      {
+        LOG_LEVEL: "warn",
+      },
+    );
     expect(await waitFor(() => dev.output().stdout.includes("\n"), { timeoutMs: 20_000 })).toBe(true);
     const env = JSON.parse(dev.output().stdout.trim()) as Record<string, string>;
     expect(env).toMatchObject({ AWS_REGION: "us-east-1", AWS_DEFAULT_REGION: "us-east-1" });

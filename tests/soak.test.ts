@@ -2,16 +2,16 @@ import { describe, expect, it } from "vitest";
 import { runSoak } from "./soak/runSoak";
 
 /**
- * A fixed small set of seeds of the soak (`npm run soak` runs more): every fault kind on,
- * 27% duplicates, 2% poison, and on the second seed worker and announcer processes
- * SIGKILLed mid-run (the history's writer too); every award announced as reward.granted by exactly one id; a tenth of the
- * awards revoked with `rewards revoke` meanwhile, each once and announced once as reward.revoked.
+ * One fixed seed of the soak (`npm run soak` runs more, with and without kills): every fault
+ * kind on, 27% duplicates, 2% poison, worker and announcer processes SIGKILLed mid-run (the
+ * history's writer too); every award announced as reward.granted by exactly one id; a tenth of
+ * the awards revoked with `rewards revoke` meanwhile, each once and announced once as
+ * reward.revoked. A second seed without kills (the function from source) asserted nothing this
+ * one does not, for 40 s of `npm test` (docs/testing.md); the source function runs in the
+ * worker and dev tests.
  */
 describe("seeded fault soak", () => {
-  it.each([
-    { seed: 101, events: 200, kills: 0, function: "source" as const },
-    { seed: 102, events: 400, kills: 3, function: "artifact" as const },
-  ])(
+  it.each([{ seed: 102, events: 400, kills: 3, function: "artifact" as const }])(
     "seed $seed, $events events, $kills kills, the function's $function: nothing lost, nothing paid twice",
     async (options) => {
       const row = await runSoak(options);
