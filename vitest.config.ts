@@ -63,8 +63,8 @@ export default defineConfig({
           name: "integration-far-east",
           include: INTEGRATION,
           // Shared forks here too (6m17 → 5m11 of vitest, 9.7 → 8.1 CPU-minutes): each file
-          // starts and stops its own stack, restores what it sets in process.env, and the
-          // workspace modules it shares hold no state but the moto children they kill at exit.
+          // starts and stops its own stack and restores what it sets in process.env, so what
+          // it leaves in a shared fork is only the modules it imported.
           isolate: false,
           env: { ...env, TZ: FAR_EAST_TZ },
           // After the unit tests (group 0): run beside them, the shared unit forks held a
