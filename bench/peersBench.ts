@@ -490,7 +490,10 @@ async function concurrentCopies(stack: LocalStack, peer: Peer) {
 
 async function crashWindows(stack: LocalStack, peer: Peer) {
   const rows = [];
-  for (let after = 1; after <= peer.sequence.length; after++) {
+  // The smoke dies after the first call only: each window waits out Powertools' 1 s in-progress
+  // expiry on fresh tables, 8 windows in all, and the smoke proves the harness runs, not the rows.
+  const windows = SMOKE ? 1 : peer.sequence.length;
+  for (let after = 1; after <= windows; after++) {
     const tables = await createTables(stack);
     let forwarded = 0;
     const dying = await startFaultProxy({
