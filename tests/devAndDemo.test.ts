@@ -22,9 +22,7 @@ describe("rewards demo", () => {
       [
         "demo",
         "--events",
-        // 150 events carry every fault the assertions need (stale, lost answers, bus copies);
-        // 300 took 10 CPU-s more and asserted nothing else.
-        "150",
+        "300",
         "--users",
         "20",
         "--seed",
@@ -111,10 +109,12 @@ describe("rewards dev", () => {
     expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
     // The profile paid, and the history's writer that dev runs has recorded the award: polled in
     // process (a `rewards user` per poll is half a CPU-second), then shown by the command.
-    const reader = createReader({ tableName: env.TABLE_NAME as string, client: createDynamoBaseClient(env) });
+    const client = createDynamoBaseClient(env);
+    const reader = createReader({ tableName: env.TABLE_NAME as string, client });
     await waitFor(async () => (await reader.history("dev-user")).awards.length === 1, {
       timeoutMs: HANG_GUARD_MS,
     });
+    client.destroy();
     const user = await runCli(["user", "dev-user", "--json"], env);
     expect(JSON.parse(user.stdout)).toMatchObject({
       profile: { xp: 20, awards: 1 },

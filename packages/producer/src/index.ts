@@ -8,6 +8,11 @@
  * ]);
  * ```
  */
+
+// The types the API above names, so a caller can name them too (the packed declaration file
+// exports what this module exports, no more).
+export type { Attributes, Envelope, EventIssue, EventType, RuleData } from "@rewards/core";
+export type { RetryPolicy } from "@rewards/core/aws";
 export { chunkEntries, type Entry } from "./batchEntries";
 export { createEventBuilders, type EventBuilders, type RewardEvent } from "./eventBuilders";
 export { createPublisher, type Publisher, type PublishResult } from "./publisher";

@@ -10,8 +10,12 @@ import { promisify } from "node:util";
  * ~10 s on the AWS SDK's declarations, whatever the number of files.
  *
  * Resolves the files that have errors, each with tsc's error lines for it; a file without an
- * error is absent, and an error elsewhere (a library's declaration file) is under that file's path.
+ * error is absent, an error elsewhere (a library's declaration file) is under that file's path,
+ * and one of the whole compilation (no file named) under `TSC`.
  */
+/** The key of errors that name no file. */
+export const TSC = "tsc";
+
 export async function typecheckModules(
   files: Record<string, string>,
   cwd: string,
@@ -28,10 +32,12 @@ export async function typecheckModules(
   );
   const errors: Record<string, string[]> = {};
   for (const line of output.split("\n")) {
-    const match = /^(.+?)\(\d+,\d+\): error /.exec(line);
-    if (!match?.[1]) continue;
+    const located = /^(.+?)\(\d+,\d+\): error /.exec(line)?.[1];
+    // An error of the whole compilation (an option, a missing type library) names no file.
+    const where = located ?? (/^error TS\d+/.test(line) ? TSC : undefined);
+    if (!where) continue;
     // tsc names files relative to cwd; the caller named them as it wrote them.
-    const file = Object.keys(files).find((f) => relative(cwd, f) === match[1]) ?? match[1];
+    const file = Object.keys(files).find((f) => relative(cwd, f) === where) ?? where;
     errors[file] = [...(errors[file] ?? []), line];
   }
   return errors;
