@@ -3,6 +3,9 @@ import { writeFile } from "node:fs/promises";
 import { relative } from "node:path";
 import { promisify } from "node:util";
 
+/** The key of errors that name no file. */
+export const TSC = "tsc";
+
 /**
  * Writes each of `files` (path → source) and type-checks them together as another repository
  * would compile them (strict, NodeNext modules, ES2022, Node's types, libraries' declarations
@@ -13,9 +16,6 @@ import { promisify } from "node:util";
  * error is absent, an error elsewhere (a library's declaration file) is under that file's path,
  * and one of the whole compilation (no file named) under `TSC`.
  */
-/** The key of errors that name no file. */
-export const TSC = "tsc";
-
 export async function typecheckModules(
   files: Record<string, string>,
   cwd: string,
