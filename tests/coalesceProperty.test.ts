@@ -49,7 +49,6 @@ const intentOf = (spec: Spec) =>
 /** What is poisoned for a poisoned user: its profile (every award refused) or today's total. */
 type Poison = "profile" | "day";
 
-/** The one-at-a-time worker's outcome of one record against what came before it. */
 /** A spec's event body, its user named by the run's `userId`. */
 const bodyFor = (userId: (n: number) => string) => (spec: Spec) => {
   const data: Record<string, string> = { userId: userId(spec.user), articleSlug: `s${spec.slug}` };
@@ -74,6 +73,7 @@ function workerDeps(
   };
 }
 
+/** The one-at-a-time worker's outcome of one record against what came before it. */
 function oneAtATime(
   spec: Spec,
   paid: Set<string>,

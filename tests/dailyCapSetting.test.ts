@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createDynamoClient } from "@rewards/core/aws";
-import { eventBody, HANG_GUARD_MS, profileOf, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
+import { eventBody, HANG_GUARD_MS, profileIn, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 
 /**
@@ -17,15 +16,6 @@ function sixtyXpOfOneDay(userId: string): string {
   return ["a", "b", "c"]
     .map((slug) => eventBody("article.completed", { userId, articleSlug: slug }, { time }))
     .join("\n");
-}
-
-async function profile(env: Record<string, string>, userId: string) {
-  const doc = createDynamoClient(env);
-  try {
-    return await profileOf(doc, env.TABLE_NAME as string, userId);
-  } finally {
-    doc.destroy();
-  }
 }
 
 describe("rewards worker: the cap from --daily-cap or REWARDS_DAILY_XP_CAP", () => {
@@ -52,7 +42,7 @@ describe("rewards worker: the cap from --daily-cap or REWARDS_DAILY_XP_CAP", () 
       { ...env, ...capEnv },
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(await profile(env, user)).toMatchObject({ xp, awards: 3 });
+    expect(await profileIn(env, user)).toMatchObject({ xp, awards: 3 });
   });
 
   it("a bad --daily-cap is a usage error naming the option", async ({ env }) => {
@@ -89,10 +79,10 @@ describe("rewards dev: its worker runs with the cap, and its env block says it",
       const published = await runCli(["publish", "-"], env, `${sixtyXpOfOneDay(user)}\n`);
       expect(published.code, published.stdout + published.stderr).toBe(0);
       // Three awards settle (20, 20, then 10 of 20 under the cap): wait for all three, then the XP.
-      let item: Awaited<ReturnType<typeof profile>>;
+      let item: Awaited<ReturnType<typeof profileIn>>;
       await waitFor(
         async () => {
-          item = await profile(env, user);
+          item = await profileIn(env, user);
           return item?.awards === 3;
         },
         { timeoutMs: HANG_GUARD_MS },

@@ -9,8 +9,8 @@ import {
   rewardGrantedSchema,
   rewardRevokedSchema,
 } from "@rewards/core";
-import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
-import { eventBody, profileOf, runCli, startCli, waitFor } from "@rewards/testing";
+import { createSqsClient } from "@rewards/core/aws";
+import { eventBody, profileIn, runCli, startCli, waitFor } from "@rewards/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -58,14 +58,6 @@ describe("rewards revoke, with rewards dev running", () => {
   };
   const xpOf = async (user: string) =>
     JSON.parse((await runCli(["user", user, "--json"], env)).stdout).profile.xp;
-  const paidXp = async (user: string) => {
-    const doc = createDynamoClient(env);
-    try {
-      return (await profileOf(doc, env.TABLE_NAME as string, user))?.xp;
-    } finally {
-      doc.destroy();
-    }
-  };
 
   beforeAll(async () => {
     dev = startCli(["dev", "--wait", "1", "--function", "artifact"], { LOG_LEVEL: "info" });
@@ -91,7 +83,7 @@ describe("rewards revoke, with rewards dev running", () => {
     expect((await runCli(["publish", "-"], env, `${events.join("\n")}\n`)).code).toBe(0);
     expect(
       // Polled in process: a `rewards user` per poll is half a CPU-second each.
-      await waitFor(async () => (await paidXp(user)) === 140, { timeoutMs: 20_000 }),
+      await waitFor(async () => (await profileIn(env, user))?.xp === 140, { timeoutMs: 20_000 }),
     ).toBe(true);
     expect(JSON.parse((await runCli(["user", user, "--json"], env)).stdout).profile).toMatchObject({
       xp: 140,

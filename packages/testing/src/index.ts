@@ -17,6 +17,6 @@ export {
 export { childrenOf, eventuallyClosed, isListening, portOf } from "./processes";
 export { drain } from "./queues";
 export { type StackFixtures, stackTest } from "./stackFixture";
-export { guardOf, profileOf } from "./table";
+export { guardOf, profileIn, profileOf } from "./table";
 export { typecheckModules } from "./typecheckModules";
 export { waitFor } from "./waitFor";

@@ -4,7 +4,7 @@ import { relative } from "node:path";
 import { promisify } from "node:util";
 
 /** The key of errors that name no file. */
-export const TSC = "tsc";
+const TSC = "tsc";
 
 /**
  * Writes each of `files` (path → source) and type-checks them together as another repository
