@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { relative } from "node:path";
 import { promisify } from "node:util";
 
-/** The key of errors that name no file. */
+/** The key of errors that name no file (an option, a missing type library). */
 const TSC = "tsc";
 
 /**
@@ -14,7 +14,7 @@ const TSC = "tsc";
  *
  * Resolves the files that have errors, each with tsc's error lines for it; a file without an
  * error is absent, an error elsewhere (a library's declaration file) is under that file's path,
- * and one of the whole compilation (no file named) under `TSC`.
+ * and one of the whole compilation (no file named) under "tsc".
  */
 export async function typecheckModules(
   files: Record<string, string>,
