@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { generateTraffic } from "@rewards/cli";
+import { generateTraffic, scanTable } from "@rewards/cli";
 import { guardKey, PROFILE_UPDATE, profileKey } from "@rewards/core";
 import { resources } from "@rewards/core/deploy";
 import {
@@ -121,16 +121,11 @@ const round = (value: number, digits = 2) => Number(value.toFixed(digits));
 async function awardsByUser(stack: LocalStack, tables: Tables): Promise<Map<string, number>> {
   const doc = documentClient(clientConfig(stack.endpoints.dynamodb));
   const result = new Map<string, number>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new ScanCommand({ TableName: tables.tableName, ExclusiveStartKey: start, ConsistentRead: true }),
-    );
+  for await (const page of scanTable(doc, { TableName: tables.tableName, ConsistentRead: true })) {
     for (const item of page.Items ?? []) {
       if (item.sk === "PROFILE") result.set(String(item.pk).slice("USER#".length), Number(item.awards));
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   doc.destroy();
   return result;
 }

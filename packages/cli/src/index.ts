@@ -22,5 +22,6 @@ export { compareXp, readProfiles } from "./profiles";
 export { queueCounts } from "./queues/queueCounts";
 export { waitForDrain } from "./queues/waitForDrain";
 export { revokeIntent } from "./revoke/revokeIntent";
+export { SCAN_PAGE_ITEMS, scanTable } from "./tableScan";
 export { generateTraffic } from "./traffic/generateTraffic";
 export { sendTraffic } from "./traffic/sendTraffic";

@@ -1,6 +1,7 @@
-import { BatchGetCommand, type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { profileKey } from "@rewards/core";
 import { classifyError, retryRemainder } from "@rewards/core/aws";
+import { scanTable } from "./tableScan";
 
 export interface Mismatch {
   userId: string;
@@ -82,15 +83,12 @@ export async function dayTotalsOver(
   cap: number,
 ): Promise<Array<{ userId: string; day: string; xp: number }>> {
   const over: Array<{ userId: string; day: string; xp: number }> = [];
-  const pages = paginateScan(
-    { client: dynamo },
-    {
-      TableName: tableName,
-      FilterExpression: "begins_with(sk, :day) AND xp > :cap",
-      ExpressionAttributeValues: { ":day": "DAY#", ":cap": cap },
-      ConsistentRead: true,
-    },
-  );
+  const pages = scanTable(dynamo, {
+    TableName: tableName,
+    FilterExpression: "begins_with(sk, :day) AND xp > :cap",
+    ExpressionAttributeValues: { ":day": "DAY#", ":cap": cap },
+    ConsistentRead: true,
+  });
   for await (const page of pages) {
     for (const item of page.Items ?? [])
       over.push({

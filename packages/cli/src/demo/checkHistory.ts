@@ -1,5 +1,6 @@
-import { type DynamoDBDocumentClient, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { AWARD_SK_PREFIX, GUARD_PK_PREFIX, grantId, historyItemKey, intentKeyOfGuard } from "@rewards/core";
+import { scanTable } from "../tableScan";
 
 export interface HistoryCheck {
   /** Guards on the table: every award made (0 XP included). */
@@ -12,20 +13,18 @@ export interface HistoryCheck {
 
 /**
  * Every guard that paid (any guard, 0 XP included) has exactly one history item, under its
- * award's key, with the guard's xp and revocation; and no history item names no guard.
+ * award's key, with the guard's xp and revocation; and no history item names no guard. The
+ * table is read in pages of a few hundred items, so the check scales with the run.
  */
 export async function checkHistory(dynamo: DynamoDBDocumentClient, tableName: string): Promise<HistoryCheck> {
   const guards: Record<string, unknown>[] = [];
   const items = new Map<string, Record<string, unknown>>();
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey }));
+  for await (const page of scanTable(dynamo, { TableName: tableName, ConsistentRead: true })) {
     for (const item of page.Items ?? []) {
       if (String(item.pk).startsWith(GUARD_PK_PREFIX)) guards.push(item);
       else if (String(item.sk).startsWith(AWARD_SK_PREFIX)) items.set(`${item.pk}\u0000${item.sk}`, item);
     }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  }
   const mismatched: string[] = [];
   const matched = new Set<string>();
   for (const guard of guards) {

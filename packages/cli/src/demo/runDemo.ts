@@ -8,6 +8,7 @@ import { deployedHistorySettings, startLocalHistory } from "../functions/localHi
 import { startLocalReadApi } from "../functions/localReadApi";
 import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";
+import type { WorkerStats } from "../functions/workerStats";
 import { checkGrants, type GrantCheck } from "../grants/checkGrants";
 import { replayFailures } from "../grants/failedBatches";
 import { grantsAmong, receiveGrants } from "../grants/receiveGrants";
@@ -20,6 +21,7 @@ import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic
 import { sendTraffic } from "../traffic/sendTraffic";
 import { checkHistory, type HistoryCheck } from "./checkHistory";
 import { checkReadApi, type ReadApiCheck } from "./checkReadApi";
+import { runPhase } from "./demoPhase";
 
 export interface DemoOptions extends TrafficOptions {
   /** Share of DynamoDB transactions that meet an injected fault. */
@@ -117,30 +119,33 @@ function demoTimeoutMs(events: number): number {
  */
 export async function runDemo(options: DemoOptions): Promise<DemoReport> {
   const started = Date.now();
-  const phase = options.onPhase ?? (() => {});
+  const onPhase = options.onPhase ?? (() => {});
+  const inPhase = <T>(name: string, run: () => Promise<T>) => runPhase(name, onPhase, run);
   const timeoutMs = options.timeoutMs ?? demoTimeoutMs(options.events);
-  phase("starting the local stack");
   // Its own names: when the shell points at a running stack (`rewards dev`), the demo
   // provisions beside it instead of clashing with its queue settings or data.
-  const stack = await startLocalStack({
-    visibilityTimeoutSeconds: DEMO_VISIBILITY_SECONDS,
-    tableName: "rewards-demo",
-    queueName: "rewards-demo-events",
-    dlqName: "rewards-demo-events-dlq",
-    busName: "rewards-demo-bus",
-    announcerFailureQueueName: "rewards-demo-announcer-failures",
-    grantsQueueName: "rewards-demo-grants",
-    consumerQueueName: "rewards-demo-consumer",
-  });
-  const proxy = await startFaultProxy({
-    target: stack.endpoints.dynamodb,
-    rules: demoFaults(options.faultRate),
-    seed: options.seed + 1,
-  });
-  const busProxy = await startFaultProxy({
-    target: stack.endpoints.eventbridge,
-    rules: busFaults(options.faultRate),
-    seed: options.seed + 2,
+  const { stack, proxy, busProxy } = await inPhase("starting the local stack", async () => {
+    const stack = await startLocalStack({
+      visibilityTimeoutSeconds: DEMO_VISIBILITY_SECONDS,
+      tableName: "rewards-demo",
+      queueName: "rewards-demo-events",
+      dlqName: "rewards-demo-events-dlq",
+      busName: "rewards-demo-bus",
+      announcerFailureQueueName: "rewards-demo-announcer-failures",
+      grantsQueueName: "rewards-demo-grants",
+      consumerQueueName: "rewards-demo-consumer",
+    });
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.dynamodb,
+      rules: demoFaults(options.faultRate),
+      seed: options.seed + 1,
+    });
+    const busProxy = await startFaultProxy({
+      target: stack.endpoints.eventbridge,
+      rules: busFaults(options.faultRate),
+      seed: options.seed + 2,
+    });
+    return { stack, proxy, busProxy };
   });
   try {
     const config = configFrom(
@@ -155,116 +160,131 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     const { sqs, dynamo } = clientsFor(config);
 
     const traffic = generateTraffic(options);
-    phase(`publishing ${traffic.messages.length} events`);
-    const sent = await sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL });
+    const sent = await inPhase(`publishing ${traffic.messages.length} events`, () =>
+      sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL }),
+    );
 
-    phase("processing with the poller");
-    // The worker function reaches DynamoDB through the fault proxy, as if it were AWS's.
-    const worker = await startLocalWorker({
-      config: configFrom(
-        {
-          ...stack.env,
-          AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
-          LOG_LEVEL: "silent",
-          ...(options.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(options.dailyCap) }),
-        },
-        "TABLE_NAME",
-        "QUEUE_URL",
-      ),
-      code: options.code ?? "source",
-      settings: { waitTimeSeconds: 1, pollers: 2, timeoutMs: DEMO_TIMEOUT_MS },
-      logger: options.logger,
-    });
-    // The announcer reaches the bus through its fault proxy, as if it were EventBridge.
-    const announcer = await startLocalAnnouncer({
-      config: configFrom(
-        { ...stack.env, AWS_ENDPOINT_URL_EVENTBRIDGE: busProxy.endpoint, LOG_LEVEL: "silent" },
-        "TABLE_NAME",
-        "BUS_NAME",
-      ),
-      code: options.code ?? "source",
-      settings: {
-        ...deployedAnnouncerSettings(),
-        timeoutMs: DEMO_TIMEOUT_MS,
-        pollIntervalMs: 100,
-        retryDelayMs: 50,
-      },
-      logger: options.logger,
-    });
-    // The history's writer, on the same stream with a checkpoint of its own.
-    const history = await startLocalHistory({
-      config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME"),
-      code: options.code ?? "source",
-      settings: {
-        ...deployedHistorySettings(),
-        timeoutMs: DEMO_TIMEOUT_MS,
-        pollIntervalMs: 100,
-        retryDelayMs: 50,
-      },
-      logger: options.logger,
-    });
-    const { stats } = worker;
     const problems: string[] = [];
-    const progress = () => {
-      const { awarded, duplicate, parked, capped = 0 } = stats.outcomes;
-      options.onProgress?.(Math.min(sent.sent, awarded + duplicate + parked + capped), sent.sent);
-    };
-    const drain = async (what: string) => {
+    const drain = async (what: string, stats: WorkerStats) => {
       const result = await waitUntilDrained(sqs, config.QUEUE_URL, {
         timeoutMs,
         stallMs: STALL_MS,
-        onProgress: progress,
+        onProgress: () => {
+          const { awarded, duplicate, parked, capped = 0 } = stats.outcomes;
+          options.onProgress?.(Math.min(sent.sent, awarded + duplicate + parked + capped), sent.sent);
+        },
       });
       if (result === "timeout")
         problems.push(`${what} did not drain within ${Math.round(timeoutMs / 1000)} s`);
       if (result === "stalled") problems.push(`${what} made no progress for ${STALL_MS / 1000} s`);
     };
-    await drain("the queue");
-    const parked = (await queueCounts(sqs, config.DLQ_URL)).visible;
 
-    phase("replaying the DLQ");
-    const replay = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL);
-    await drain("the replay");
-    await worker.stop();
-    const parkedAgain = (await queueCounts(sqs, config.DLQ_URL)).visible;
-
-    phase("announcing every award as reward.granted");
-    if (!(await waitUntilAnnounced(announcer.source, Date.now(), timeoutMs)))
-      problems.push(`the announcer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
-    await announcer.stop();
-    if (!(await waitUntilAnnounced(history.source, Date.now(), timeoutMs)))
-      problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
-    await history.stop();
-    const historyCheck = await checkHistory(dynamo, config.TABLE_NAME);
-    // The read API as `rewards dev` serves it, asked as a site would, for the busiest user.
-    const readApi = await startLocalReadApi({
-      config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME"),
-      code: options.code ?? "source",
+    const { worker, announcer, history, parked } = await inPhase("processing with the poller", async () => {
+      // The worker function reaches DynamoDB through the fault proxy, as if it were AWS's.
+      const worker = await startLocalWorker({
+        config: configFrom(
+          {
+            ...stack.env,
+            AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint,
+            LOG_LEVEL: "silent",
+            ...(options.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(options.dailyCap) }),
+          },
+          "TABLE_NAME",
+          "QUEUE_URL",
+        ),
+        code: options.code ?? "source",
+        settings: { waitTimeSeconds: 1, pollers: 2, timeoutMs: DEMO_TIMEOUT_MS },
+        logger: options.logger,
+      });
+      // The announcer reaches the bus through its fault proxy, as if it were EventBridge.
+      const announcer = await startLocalAnnouncer({
+        config: configFrom(
+          { ...stack.env, AWS_ENDPOINT_URL_EVENTBRIDGE: busProxy.endpoint, LOG_LEVEL: "silent" },
+          "TABLE_NAME",
+          "BUS_NAME",
+        ),
+        code: options.code ?? "source",
+        settings: {
+          ...deployedAnnouncerSettings(),
+          timeoutMs: DEMO_TIMEOUT_MS,
+          pollIntervalMs: 100,
+          retryDelayMs: 50,
+        },
+        logger: options.logger,
+      });
+      // The history's writer, on the same stream with a checkpoint of its own.
+      const history = await startLocalHistory({
+        config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME"),
+        code: options.code ?? "source",
+        settings: {
+          ...deployedHistorySettings(),
+          timeoutMs: DEMO_TIMEOUT_MS,
+          pollIntervalMs: 100,
+          retryDelayMs: 50,
+        },
+        logger: options.logger,
+      });
+      await drain("the queue", worker.stats);
+      return { worker, announcer, history, parked: (await queueCounts(sqs, config.DLQ_URL)).visible };
     });
-    const busiest = Object.entries(traffic.expectedXp).sort(([, a], [, b]) => b - a)[0]?.[0] ?? "nobody";
-    const readApiCheck = await checkReadApi(readApi.url, busiest, dynamo, config.TABLE_NAME).finally(() =>
-      readApi.stop(),
+    const { stats } = worker;
+
+    const { replay, parkedAgain } = await inPhase("replaying the DLQ", async () => {
+      const replay = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL);
+      await drain("the replay", worker.stats);
+      await worker.stop();
+      return { replay, parkedAgain: (await queueCounts(sqs, config.DLQ_URL)).visible };
+    });
+
+    await inPhase("announcing every award as reward.granted", async () => {
+      if (!(await waitUntilAnnounced(announcer.source, Date.now(), timeoutMs)))
+        problems.push(`the announcer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
+      await announcer.stop();
+    });
+    await inPhase("writing the history", async () => {
+      if (!(await waitUntilAnnounced(history.source, Date.now(), timeoutMs)))
+        problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
+      await history.stop();
+    });
+    const historyCheck = await inPhase("verifying the history", () =>
+      checkHistory(dynamo, config.TABLE_NAME),
     );
+    const busiest = Object.entries(traffic.expectedXp).sort(([, a], [, b]) => b - a)[0]?.[0] ?? "nobody";
+    const readApiCheck = await inPhase("asking the read API for the busiest user", async () => {
+      // The read API as `rewards dev` serves it, asked as a site would.
+      const readApi = await startLocalReadApi({
+        config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME"),
+        code: options.code ?? "source",
+      });
+      return checkReadApi(readApi.url, busiest, dynamo, config.TABLE_NAME).finally(() => readApi.stop());
+    });
     // Batches given up under the injected faults: replayed from the stream, as an operator would.
-    const replayedBatches = await replayFailures({
-      sqs,
-      streams: createStreamsClient(config),
-      announcer: createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
-      queueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
-      max: 1000,
-      dryRun: false,
+    const replayedBatches = await inPhase("replaying the announcer's given-up batches", () =>
+      replayFailures({
+        sqs,
+        streams: createStreamsClient(config),
+        announcer: createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+        queueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
+        max: 1000,
+        dryRun: false,
+      }),
+    );
+    const { received, grants } = await inPhase("verifying reward.granted on the bus", async () => {
+      const received = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
+        max: Number.MAX_SAFE_INTEGER,
+        waitSeconds: 0,
+        keep: false,
+      });
+      return { received, grants: await checkGrants(dynamo, config.TABLE_NAME, grantsAmong(received)) };
     });
-    const received = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
-      max: Number.MAX_SAFE_INTEGER,
-      waitSeconds: 0,
-      keep: false,
-    });
-    const grants = await checkGrants(dynamo, config.TABLE_NAME, grantsAmong(received));
 
-    phase("verifying every user's XP and award count");
-    const check = await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp);
-    const overCap =
-      options.dailyCap === undefined ? [] : await dayTotalsOver(dynamo, config.TABLE_NAME, options.dailyCap);
+    const { check, overCap } = await inPhase("verifying every user's XP and award count", async () => ({
+      check: await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp),
+      overCap:
+        options.dailyCap === undefined
+          ? []
+          : await dayTotalsOver(dynamo, config.TABLE_NAME, options.dailyCap),
+    }));
     const faults = proxy.counts();
     const report: DemoReport = {
       ok: false,

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, paginateScan } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type Announcement,
   describeIssues,
@@ -7,6 +7,7 @@ import {
   type RewardGranted,
   toIssues,
 } from "@rewards/core";
+import { scanTable } from "../tableScan";
 import { guardAnnouncements } from "./guardAnnouncements";
 
 export interface GuardWindow {
@@ -51,10 +52,11 @@ export async function* awardedGuards(
     conditions.push("userId = :user");
     values[":user"] = window.userId;
   }
-  const pages = paginateScan(
-    { client: dynamo },
-    { TableName: tableName, FilterExpression: conditions.join(" AND "), ExpressionAttributeValues: values },
-  );
+  const pages = scanTable(dynamo, {
+    TableName: tableName,
+    FilterExpression: conditions.join(" AND "),
+    ExpressionAttributeValues: values,
+  });
   for await (const page of pages) {
     const result: GuardPage = { announcements: [], awards: 0, grants: [], unreadable: [] };
     for (const item of page.Items ?? []) {
