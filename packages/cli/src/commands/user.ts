@@ -1,13 +1,15 @@
-import { createDynamoBaseClient } from "@rewards/core/aws";
+import { profileKey } from "@rewards/core";
+import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
 import { createReader, UnreadableItemError } from "@rewards/reader";
 import type { Command } from "commander";
-import { clientsFor, commandConfig } from "../cliConfig";
+import { commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
 import { integer } from "../options";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
+import { profileRepairAdvice } from "../user/profileRepairAdvice";
 import { profileText } from "../user/profileText";
-import { repairProfileXp } from "../user/repairProfileXp";
+import { corruptProfileXp, repairProfileXp, storedProfile } from "../user/repairProfileXp";
 
 interface UserOptions {
   json?: boolean;
@@ -27,7 +29,7 @@ export function registerUser(program: Command): void {
     .option("--awards <n>", "how many of the last awards to show, 0 to 100", integer(0, 100), 10)
     .option(
       "--set-xp <n>",
-      "set the profile's xp (to repair one the worker rejects, e.g. a string), only if it still holds what was read",
+      "repair a profile the worker or the reader refuses: set its xp (and 0 awards where it has none), only if it still holds what was read; a user with no profile is refused",
       integer(0),
     )
     .option(
@@ -37,7 +39,7 @@ export function registerUser(program: Command): void {
     .option("--yes", "confirm --set-xp or --corrupt-xp")
     .option(
       "--json",
-      "print JSON: {profile, history}, the reader's objects as they are (or the repair, {userId, from, to})",
+      "print JSON: {profile, history}, the reader's objects as they are (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
     )
     .action(async (userId: string, options: UserOptions) => {
       const newXp = options.setXp ?? options.corruptXp;
@@ -55,15 +57,24 @@ export function registerUser(program: Command): void {
             "--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS",
             2,
           );
-        const repair = await repairProfileXp(clientsFor(config).dynamo, config.TABLE_NAME, userId, newXp);
+        const dynamo = createDynamoClient(config);
+        const repair =
+          options.setXp === undefined
+            ? await corruptProfileXp(dynamo, config.TABLE_NAME, userId, String(options.corruptXp))
+            : await repairProfileXp(dynamo, config.TABLE_NAME, userId, options.setXp);
         cliLogger("rewards-user", config.LOG_LEVEL ?? "info").warn(
-          { userId, from: repair.from, to: repair.to },
+          repair,
           options.corruptXp === undefined
             ? "profile xp set by an operator"
             : "profile xp corrupted on purpose (a rehearsal)",
         );
         if (options.json) printJson(repair);
-        else printPairs({ userId, xp: `${JSON.stringify(repair.from)} → ${JSON.stringify(repair.to)}` });
+        else
+          printPairs({
+            userId,
+            xp: `${JSON.stringify(repair.from)} → ${JSON.stringify(repair.to)}`,
+            ...(repair.awards === undefined ? {} : { awards: `${repair.awards.from} → ${repair.awards.to}` }),
+          });
         return;
       }
       const reader = createReader({
@@ -80,10 +91,16 @@ export function registerUser(program: Command): void {
         else process.stdout.write(profileText(profile, history));
       } catch (error) {
         if (error instanceof RangeError) throw new CliError(error.message, 2);
-        if (error instanceof UnreadableItemError)
-          throw new CliError(
-            `${error.message}${error.key.sk === "PROFILE" ? `; repair it with \`rewards user ${userId} --set-xp <n> --yes\`` : ""}`,
-          );
+        if (error instanceof UnreadableItemError) {
+          const advice =
+            error.key.sk === profileKey(userId).sk
+              ? profileRepairAdvice(
+                  userId,
+                  await storedProfile(createDynamoClient(config), config.TABLE_NAME, userId),
+                )
+              : "";
+          throw new CliError(`${error.message}${advice}`);
+        }
         throw error;
       }
     });

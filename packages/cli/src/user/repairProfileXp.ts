@@ -8,43 +8,119 @@ export interface XpRepair {
   /** The xp the profile held (null: no xp attribute, or no profile). */
   from: unknown;
   to: number | string;
+  /** Only when the profile had no `awards` count and the repair wrote 0 there. */
+  awards?: { from: null; to: 0 };
+}
+
+type StoredProfile = Record<string, unknown>;
+
+/** The profile item as stored, whatever it holds (undefined: none). */
+export async function storedProfile(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+): Promise<StoredProfile | undefined> {
+  return (
+    await dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true }))
+  ).Item;
 }
 
 /**
- * Writes `to` as the profile's xp, only if it still holds what was read, so a concurrent
- * award is never overwritten. A raw write: the reader refuses what this repairs.
+ * A profile's `awards` that no repair can write back: present, but not a whole number ≥ 0.
+ * Absent is mendable: the worker's first award writes it, so a profile without it was never
+ * paid an award, and its count is 0.
+ */
+export function wrongAwardsCount(profile: StoredProfile): { found: unknown } | undefined {
+  const { awards } = profile;
+  if (awards === undefined || (Number.isInteger(awards) && (awards as number) >= 0)) return undefined;
+  return { found: awards };
+}
+
+/**
+ * `--set-xp`: writes `to` as the profile's xp and now as its `updatedAt`, and 0 as its
+ * `awards` where it has none, so the reader reads what it leaves. Only if the profile still
+ * holds what was read, so a concurrent award is never overwritten. Writes nothing for a user
+ * with no profile (there is nothing to repair: XP comes from awards), nor for a profile whose
+ * `awards` is wrong (no count written here could be known right).
  */
 export async function repairProfileXp(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   userId: string,
-  to: number | string,
+  to: number,
   now: Date = new Date(),
 ): Promise<XpRepair> {
-  const item = (
-    await dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true }))
-  ).Item;
-  const before: unknown = item?.xp;
+  const profile = await storedProfile(dynamo, tableName, userId);
+  if (profile === undefined)
+    throw new CliError(
+      `user ${JSON.stringify(userId)} has no profile, so there is no XP to repair: nothing written (a user without one reads as 0 XP; the first award writes it)`,
+    );
+  const wrong = wrongAwardsCount(profile);
+  if (wrong !== undefined)
+    throw new CliError(
+      `${awardsProblem(userId, wrong.found)}, which --set-xp cannot know: nothing written; set awards by hand first (docs/operations.md#repairing-a-profile)`,
+    );
+  const mendAwards = profile.awards === undefined;
+  await conditionalXpWrite(dynamo, tableName, userId, profile.xp, to, now, { repair: true, mendAwards });
+  return { userId, from: profile.xp ?? null, to, ...(mendAwards ? { awards: { from: null, to: 0 } } : {}) };
+}
+
+/**
+ * `--corrupt-xp`, for rehearsals: writes `to` as the profile's xp (creating the profile if
+ * there is none, with no `awards`), only if it still holds what was read.
+ */
+export async function corruptProfileXp(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  to: string,
+  now: Date = new Date(),
+): Promise<XpRepair> {
+  const before = (await storedProfile(dynamo, tableName, userId))?.xp;
+  await conditionalXpWrite(dynamo, tableName, userId, before, to, now, { repair: false, mendAwards: false });
+  return { userId, from: before ?? null, to };
+}
+
+/** `the profile of user "u" (USER#u) has awards "three", not a count of awards`. */
+export function awardsProblem(userId: string, found: unknown): string {
+  return `the profile of user ${JSON.stringify(userId)} (${profileKey(userId).pk}) has awards ${JSON.stringify(found)}, not a count of awards`;
+}
+
+async function conditionalXpWrite(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  before: unknown,
+  to: number | string,
+  now: Date,
+  { repair, mendAwards }: { repair: boolean; mendAwards: boolean },
+): Promise<void> {
+  const held = [
+    // A repair never creates a profile, even one deleted since it was read.
+    ...(repair ? ["attribute_exists(pk)"] : []),
+    before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
+    ...(mendAwards ? ["attribute_not_exists(awards)"] : []),
+  ];
   try {
     await dynamo.send(
       new UpdateCommand({
         TableName: tableName,
         Key: profileKey(userId),
-        UpdateExpression: "SET xp = :xp, updatedAt = :now",
-        ConditionExpression: before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
+        UpdateExpression: `SET xp = :xp, updatedAt = :now${mendAwards ? ", awards = :zero" : ""}`,
+        ConditionExpression: held.join(" AND "),
         ExpressionAttributeValues: {
           ":xp": to,
           ":now": now.toISOString(),
           ...(before === undefined ? {} : { ":before": before }),
+          ...(mendAwards ? { ":zero": 0 } : {}),
         },
       }),
     );
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException)
       throw new CliError(
-        `the profile's xp changed while it was being repaired (was ${JSON.stringify(before)}): nothing written; run again`,
+        `the profile changed while it was being repaired (its xp was ${JSON.stringify(before ?? null)}): nothing written; run again`,
       );
     throw error;
   }
-  return { userId, from: before ?? null, to };
 }

@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { profileKey } from "@rewards/core";
+import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
+import { createReader } from "@rewards/reader";
+import { profileIn, runCli, stackTest } from "@rewards/testing";
+import { describe, expect } from "vitest";
+
+/**
+ * `rewards user <id> --set-xp N --yes` (docs/operations.md#repairing-a-profile) through the
+ * real command: what it writes is a profile the reader reads, and what `rewards user` advises
+ * for a profile the reader refuses is a command that mends it.
+ */
+const it = stackTest();
+
+const userOf = (name: string) => `${name}-${randomUUID().slice(0, 6)}`;
+
+async function put(env: Record<string, string>, item: Record<string, unknown>) {
+  const doc = createDynamoClient(env);
+  try {
+    await doc.send(new PutCommand({ TableName: env.TABLE_NAME, Item: item }));
+  } finally {
+    doc.destroy();
+  }
+}
+
+async function readProfile(env: Record<string, string>, userId: string) {
+  const client = createDynamoBaseClient(env);
+  try {
+    return await createReader({ tableName: env.TABLE_NAME as string, client }).profile(userId);
+  } finally {
+    client.destroy();
+  }
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+describe("rewards user --set-xp", () => {
+  it("refuses a user with no profile and writes nothing: there is no XP to repair", async ({ env }) => {
+    const user = userOf("new");
+    expect(await runCli(["user", user, "--set-xp", "50", "--yes"], env)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `rewards: user "${user}" has no profile, so there is no XP to repair: nothing written (a user without one reads as 0 XP; the first award writes it)\n`,
+    });
+    expect(await profileIn(env, user)).toBeUndefined();
+    expect(await readProfile(env, user)).toEqual({
+      userId: user,
+      xp: 0,
+      awards: 0,
+      level: { level: 1, xpFloor: 0, xpNext: 100 },
+      today: { day: today(), xp: 0 },
+    });
+  });
+
+  it("mends a profile without an awards count (as --set-xp once wrote one): 0 awards, and the reader reads it", async ({
+    env,
+  }) => {
+    const user = userOf("no-awards");
+    const key = profileKey(user);
+    await put(env, { ...key, xp: 50, updatedAt: "2026-12-01T09:00:00.000Z" });
+
+    const refused = await runCli(["user", user], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      new RegExp(`^rewards: the item USER#${user} PROFILE cannot be read: awards: `),
+    );
+    expect(refused.stderr).toMatch(
+      new RegExp(`; repair it with \`rewards user ${user} --set-xp <n> --yes\`\n$`),
+    );
+
+    const before = new Date().toISOString();
+    const set = await runCli(["user", user, "--set-xp", "50", "--yes", "--json"], env);
+    const after = new Date().toISOString();
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ userId: user, from: 50, to: 50, awards: { from: null, to: 0 } });
+    const item = await profileIn(env, user);
+    expect(item).toEqual({ ...key, xp: 50, awards: 0, updatedAt: expect.any(String) });
+    const updatedAt = String(item?.updatedAt);
+    expect(updatedAt >= before && updatedAt <= after, updatedAt).toBe(true);
+    expect(await readProfile(env, user)).toEqual({
+      userId: user,
+      xp: 50,
+      awards: 0,
+      level: { level: 1, xpFloor: 0, xpNext: 100 },
+      today: { day: today(), xp: 0 },
+      updatedAt,
+    });
+    expect((await runCli(["user", user, "--json"], env)).code).toBe(0);
+  });
+
+  it("says so in its table when it wrote the missing count", async ({ env }) => {
+    const user = userOf("rehearsal");
+    // A rehearsal's corrupted profile, on a user with none: xp is text, and there is no awards count.
+    expect((await runCli(["user", user, "--corrupt-xp", "twenty", "--yes"], env)).code).toBe(0);
+    const set = await runCli(["user", user, "--set-xp", "0", "--yes"], env);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/│ xp +│ "twenty" → 0 +│\n/);
+    expect(set.stdout).toMatch(/│ awards +│ null → 0 +│\n/);
+    expect(set.stderr).toMatch(
+      /"from":"twenty","to":0,"awards":\{"from":null,"to":0\}.*profile xp set by an operator/,
+    );
+    expect(await profileIn(env, user)).toEqual({
+      ...profileKey(user),
+      xp: 0,
+      awards: 0,
+      updatedAt: expect.any(String),
+    });
+  });
+
+  it("refuses a profile whose awards count is wrong, which it cannot know, and rewards user says so", async ({
+    env,
+  }) => {
+    const user = userOf("bad-awards");
+    const stored = {
+      ...profileKey(user),
+      xp: "twenty",
+      awards: "three",
+      updatedAt: "2026-12-01T09:00:00.000Z",
+    };
+    await put(env, stored);
+    const problem = `the profile of user "${user}" (USER#${user}) has awards "three", not a count of awards`;
+
+    const refused = await runCli(["user", user], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      new RegExp(`^rewards: the item USER#${user} PROFILE cannot be read: xp: `),
+    );
+    expect(
+      refused.stderr.endsWith(
+        `; ${problem}, which no rewards command can know: set it by hand (docs/operations.md#repairing-a-profile)\n`,
+      ),
+    ).toBe(true);
+
+    expect(await runCli(["user", user, "--set-xp", "20", "--yes"], env)).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `rewards: ${problem}, which --set-xp cannot know: nothing written; set awards by hand first (docs/operations.md#repairing-a-profile)\n`,
+    });
+    expect(await profileIn(env, user)).toEqual(stored);
+  });
+});
