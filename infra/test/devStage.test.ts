@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../deploySettings";
 import { all, named, one, WORKER } from "./helpers";
@@ -42,6 +43,15 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
 
   it("the cap is in the outputs, so `rewards env` gives the CLI the worker's cap", () => {
     expect(run.outputs.dailyXpCap).toBe(150);
+  });
+
+  it("docs/deploying.md lists every output, and only those (this stage has all of them)", async () => {
+    const page = await readFile(new URL("../../docs/deploying.md", import.meta.url), "utf8");
+    const section = page.slice(page.indexOf("### The outputs"), page.indexOf("## Settings, per stage"));
+    const listed = [...section.matchAll(/^\| `(\w+)` +\|/gm)].map((match) => match[1]);
+    // SST adds its own, `_`-prefixed (`_protect`).
+    const returned = Object.keys(run.outputs).filter((key) => !key.startsWith("_"));
+    expect(listed.sort()).toEqual(returned.sort());
   });
 
   it("REWARDS_ALARM_EMAIL adds a topic with an email subscription, and every alarm notifies it", () => {
