@@ -1,5 +1,5 @@
 /**
- * The read side (§12), on the local stack: the reader library's calls at 25 and 50 ms a
+ * The read side, on the local stack: the reader library's calls at 25 and 50 ms a
  * DynamoDB call (round trips, p50/p99, read units), the read API's requests on a warm function
  * (the deployable bundle in the local function runtime: p50/p99 per route, requests per second
  * at a few in flight), the read bundle's cold start, the lag from an award's commit to its

@@ -154,7 +154,7 @@ export function createRewards() {
     },
   );
 
-  // The reader's history (§12): a consumer of its own on the stream, writing one item per award.
+  // The reader's history (docs/history.md): a consumer of its own on the stream, writing one item per award.
   const historyFailures = new sst.aws.Queue("HistoryFailures", {
     transform: {
       queue: { messageRetentionSeconds: historyFailureQueue.retentionSeconds, sqsManagedSseEnabled: true },
@@ -187,7 +187,8 @@ export function createRewards() {
     },
   );
 
-  // The HTTP read API (§12): a function URL with IAM auth (SigV4); no public access at all.
+  // The HTTP read API (docs/reading.md#the-http-read-api): a function URL with IAM auth
+  // (SigV4); no public access at all.
   const readApiFunction = new sst.aws.Function("ReadApi", {
     ...functionSettings("readApi", readApi),
     url: { authorization: "iam" },
@@ -215,6 +216,7 @@ export function createRewards() {
     announcerFunctionName: announcerSubscriber.nodes.function.name,
     announcerFailureQueue: announcerFailures.nodes.queue.name,
     historyFunctionName: historySubscriber.nodes.function.name,
+    historyFailureQueue: historyFailures.nodes.queue.name,
     readApiFunctionName: readApiFunction.name,
   };
   for (const spec of alarmSpecs(names)) {

@@ -13,7 +13,8 @@ export const SCHEMA_FILES: Array<{ file: string; schema: () => Record<string, un
   // What the rewards bus publishes (not a reading event: producers never send it).
   { file: "reward.granted.schema.json", schema: rewardGrantedJsonSchema },
   { file: "reward.revoked.schema.json", schema: rewardRevokedJsonSchema },
-  // The HTTP read API (§12): OpenAPI 3.1, its bodies the reader library's schemas.
+  // The HTTP read API (docs/reading.md#the-http-read-api): OpenAPI 3.1, its bodies the
+  // reader library's schemas.
   { file: "reader.openapi.json", schema: readerOpenApiDocument },
 ];
 

@@ -151,7 +151,7 @@ describe("the announcer's retries end by the invocation's deadline", () => {
   });
 });
 
-describe("capped awards (SPEC §3a, §10, §11)", () => {
+describe("capped awards (docs/events.md#the-daily-cap)", () => {
   const capped = (extra: Record<string, unknown> = {}) =>
     streamRecord(
       "INSERT",

@@ -343,7 +343,7 @@ describe("processBatch", () => {
   });
 
   it('reports a record without a sequence number as "" (Lambda then retries the whole batch)', async () => {
-    // An unreadable guard (amount 0 is a capped award since §3a, readable and announced as nothing).
+    // An unreadable guard (amount 0 is a capped award, readable and announced as nothing).
     const record = streamRecord("INSERT", guard(1, { amount: "twenty" }));
     delete record.dynamodb?.SequenceNumber;
     const result = await processBatch(deps(scriptedBus().client).deps, streamEvent([record]));
@@ -450,7 +450,7 @@ describe("createHandler", () => {
 });
 
 describe("busEntry", () => {
-  it("is SPEC's entry: source rewards, detail-type reward.granted, time awardedAt, the CloudEvent as detail", () => {
+  it("is the entry docs/events.md describes: source rewards, detail-type reward.granted, time awardedAt, the CloudEvent as detail", () => {
     const bus = scriptedBus();
     expect(bus.calls).toEqual([]);
     const grant = {

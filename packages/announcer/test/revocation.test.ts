@@ -43,7 +43,7 @@ const award = {
 };
 
 describe("a revoked guard's MODIFY", () => {
-  it("passes the mapping's filter, and is announced as exactly one reward.revoked with the §11 id and data", async () => {
+  it("passes the mapping's filter, and is announced as exactly one reward.revoked with its id and data (docs/events.md#hearing-about-revocations-rewardrevoked)", async () => {
     const record = streamRecord("MODIFY", { ...paid, ...revocation });
     expect(isAwardCandidate(record)).toBe(true);
     const bus = recordingBus();

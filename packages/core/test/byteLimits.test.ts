@@ -14,7 +14,7 @@ import {
 
 /**
  * Every limit on the guarantee's path is counted in UTF-8 bytes (SQS, DynamoDB keys) or in
- * characters (the DLQ reason, SPEC §7): code points, which a cut must never split. ASCII
+ * characters (the DLQ reason, docs/design.md): code points, which a cut must never split. ASCII
  * text cannot tell bytes from UTF-16 units from code points; these texts can:
  * "é" is 1 unit and 2 bytes, "€" 1 unit and 3 bytes, "😀" 2 units (a surrogate pair) and 4 bytes.
  */
@@ -22,7 +22,10 @@ const EMOJI = "😀";
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 const codePoints = (text: string) => [...text].length;
 
-/** What SQS counts for a message (SPEC §7's 1 MiB): body, and each attribute's name, type and value, in UTF-8. */
+/**
+ * What SQS counts for a message (its 1 MiB, docs/events.md#the-message): body, and each
+ * attribute's name, type and value, in UTF-8.
+ */
 function sentBytes(body: string, attributes: Attributes): number {
   let total = bytes(body);
   for (const [name, value] of Object.entries(attributes)) {
@@ -100,7 +103,7 @@ describe("messageSize: the bytes SQS counts", () => {
   });
 });
 
-describe("the parked message fits SQS's 1 MiB (SPEC §7)", () => {
+describe("the parked message fits SQS's 1 MiB (docs/design.md)", () => {
   const now = new Date("2026-12-01T10:00:00.000Z");
   const source = (body: string, attributes: Attributes = {}) => ({
     body,
@@ -231,7 +234,7 @@ describe("the parked message fits SQS's 1 MiB (SPEC §7)", () => {
           for (const [name, original] of Object.entries(originals)) {
             if (attributes[name]) expect(attributes[name]).toEqual(original);
           }
-          // §7's order: originals (and the overflow) go before the reason is shortened, so
+          // The drop order: originals (and the overflow) go before the reason is shortened, so
           // while any original is kept the reason is whole (with, maybe, what was dropped).
           const keptOriginal =
             Object.keys(originals).some((name) => attributes[name]) ||
@@ -246,7 +249,7 @@ describe("the parked message fits SQS's 1 MiB (SPEC §7)", () => {
   });
 });
 
-describe("intent keys at the 1,024-byte threshold (SPEC §4)", () => {
+describe("intent keys at the 1,024-byte threshold (docs/events.md#duplicates-are-safe-the-intent-key)", () => {
   const hashed = (escaped: string) =>
     `sha256:${createHash("sha256").update(escaped, "utf8").digest("base64url")}`;
 

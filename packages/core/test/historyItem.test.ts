@@ -40,7 +40,7 @@ describe("historyItemKey", () => {
 });
 
 describe("historyItemOf", () => {
-  it("an award: exactly the §12 attributes, expiring historyDays after awardedAt", () => {
+  it("an award: exactly the attributes of docs/history.md#the-item, expiring historyDays after awardedAt", () => {
     const item = historyItemOf(guard(), { historyDays: 400 });
     expect(item).toStrictEqual({
       pk: "USER#user123",

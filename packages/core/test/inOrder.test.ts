@@ -9,7 +9,7 @@ const refused: AwardVerdict = {
   items: [{ item: { kind: "profile" }, said: "ValidationError" }],
 };
 
-describe("againInOrder: which awards of a cancelled transaction go again (SPEC §5a)", () => {
+describe("againInOrder: which awards of a cancelled transaction go again (docs/awards.md#one-transaction-per-user)", () => {
   it("a standard queue sends every `again` award at once, refused or not before it", () => {
     expect(againInOrder([again, refused, again, paid, again], false)).toEqual({
       again: [0, 2, 4],

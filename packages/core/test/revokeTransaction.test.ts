@@ -66,7 +66,7 @@ describe("planRevocation", () => {
     });
   });
 
-  it("touches exactly the guard and the profile: never the day total (§3a), whatever the award", () => {
+  it("touches exactly the guard and the profile: never the day total, whatever the award", () => {
     const plan = planRevocation(guard({ amount: 0, requested: 20 }), {
       tableName: "t",
       now,

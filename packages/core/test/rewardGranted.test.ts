@@ -88,7 +88,7 @@ describe("guardImageSchema", () => {
     ["no user", { userId: "" }, "userId"],
     ["an unknown type", { type: "article.started" }, "type"],
     ["a fractional amount", { amount: 2.5 }, "amount"],
-    // 0 is a capped guard (SPEC §3a, §10): readable, it announces nothing. Below 0 is not.
+    // 0 is a capped guard (docs/events.md#the-daily-cap): readable, it announces nothing. Below 0 is not.
     ["a negative amount", { amount: -1 }, "amount"],
     ["no event id", { eventId: "" }, "eventId"],
     ["a date without time", { awardedAt: "2026-11-29" }, "awardedAt"],

@@ -4,7 +4,7 @@ import { decodeEvent, epochMsOfRfc3339 } from "../src/domain";
 
 /**
  * Edges a table of ordinary values misses: fractions of a millisecond and of a second,
- * where rounding instead of cutting lands past a bound (SPEC §2b, §5), a retry whose
+ * where rounding instead of cutting lands past a bound (docs/events.md#event-time), a retry whose
  * wait (not its start) would cross the deadline, and text limits in characters.
  */
 afterEach(() => vi.restoreAllMocks());

@@ -127,7 +127,7 @@ describe("the producer's batches fit SendMessageBatch's limits", () => {
 describe("the producer's sends: attributes, and errors retried only when they can pass", () => {
   const valid = (i: number) => event(i, "");
 
-  it("each message carries the event as its body and the type and specversion attributes (SPEC §2)", async () => {
+  it("each message carries the event as its body and the type and specversion attributes (docs/events.md#the-message)", async () => {
     const { calls, client } = capturingSqs();
     await createPublisher({ queueUrl: QUEUE, client }).publish([valid(0)]);
     expect(calls[0]?.Entries).toEqual([

@@ -9,7 +9,7 @@ import { createHandler, type WorkerDeps } from "../src";
 
 /**
  * The worker through its handler (the contract that stays while the award path inside it
- * changes, SPEC §1, §2b, §5, §7), over an in-memory table and DLQ: every input here is one
+ * changes), over an in-memory table and DLQ: every input here is one
  * the world sends and the local stack makes hard or slow to stage — bodies of every JSON
  * type, times at every bound, a permanent error, a retry loop longer than the invocation.
  */
@@ -152,7 +152,7 @@ const throttled = () =>
     $metadata: { httpStatusCode: 400 },
   });
 
-describe("bodies of every JSON type (SPEC §2: the body is the JSON text of one event)", () => {
+describe("bodies of every JSON type (docs/events.md#the-message: the body is the JSON text of one event)", () => {
   const valid = JSON.parse(article("ann", "a")) as unknown;
   it.each([
     ["an array holding a valid event", JSON.stringify([valid])],
@@ -206,7 +206,7 @@ describe("bodies of every JSON type (SPEC §2: the body is the JSON text of one 
   });
 });
 
-describe("each of an event's times, at each bound (SPEC §2b)", () => {
+describe("each of an event's times, at each bound (docs/events.md#event-time)", () => {
   const AHEAD = 5 * MINUTE;
   const OLDEST = NOW - 89 * DAY; // article.completed's memory is 90 days
 
@@ -291,7 +291,7 @@ describe("each of an event's times, at each bound (SPEC §2b)", () => {
   });
 });
 
-describe("the guard's clock (SPEC §5)", () => {
+describe("the guard's clock (docs/awards.md#one-transaction-per-user)", () => {
   it("`:now` and expiresAt are whole seconds rounded down, never up", async () => {
     const w = worker();
     w.clock.now = NOW + 999; // .999 s: rounding would name the next second
@@ -303,7 +303,7 @@ describe("the guard's clock (SPEC §5)", () => {
   });
 });
 
-describe("retries (SPEC §1, §5)", () => {
+describe("retries", () => {
   it("a permanent error (an item's ValidationError) is tried exactly once, then parked rejected", async () => {
     const w = worker({ script: [cancelled("None", "ValidationError"), "ok", "ok", "ok"] });
     expect(await w.run([record(article("ann", "a", iso(NOW)), "m-1")])).toEqual({ batchItemFailures: [] });
@@ -355,7 +355,7 @@ describe("retries (SPEC §1, §5)", () => {
   });
 });
 
-describe("parking (SPEC §7)", () => {
+describe("parking (docs/operations.md#the-dead-letter-queue)", () => {
   it("a replayed message parked again keeps the rewards.firstSentAt it came with, not its own SentTimestamp", async () => {
     const w = worker();
     const firstSentAt = iso(NOW - 80 * DAY);
@@ -388,7 +388,7 @@ describe("parking (SPEC §7)", () => {
   }, 5_000);
 });
 
-describe("FIFO groups after a parked message (SPEC §5a, §7)", () => {
+describe("FIFO groups after a parked message (docs/awards.md#one-transaction-per-user)", () => {
   it("a parked message is acknowledged and its group goes on", async () => {
     const w = worker();
     const response = await w.run([

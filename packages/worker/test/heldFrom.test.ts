@@ -4,7 +4,7 @@ import { heldFrom, sumAttempts } from "../src/function/processMessage";
 const held = { outcome: "held" };
 const awarded = { outcome: "awarded" };
 
-describe("heldFrom: the awards a FIFO run still has to send (SPEC §5a)", () => {
+describe("heldFrom: the awards a FIFO run still has to send (docs/awards.md#one-transaction-per-user)", () => {
   it("the held positions from the given one on, in order", () => {
     expect(heldFrom([awarded, held, awarded, held, held], 1)).toEqual([1, 3, 4]);
   });

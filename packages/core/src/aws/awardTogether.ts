@@ -121,9 +121,9 @@ export async function awardTogether(
 
 export interface AwardOptions {
   /**
-   * FIFO (SPEC §5a): no award is written after an earlier one of the list that may still end
-   * `failed` — a rejected one (its park can fail) or a failed one. Those later awards answer
-   * `held`, unwritten.
+   * FIFO (docs/awards.md#one-transaction-per-user): no award is written after an earlier
+   * one of the list that may still end `failed` — a rejected one (its park can fail) or a
+   * failed one. Those later awards answer `held`, unwritten.
    */
   inOrder?: boolean | undefined;
   /** The guards' `:now` (epoch ms) when the caller sends a run's held awards: one `awardedAt` for them all. */

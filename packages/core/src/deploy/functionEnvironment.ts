@@ -68,5 +68,5 @@ export function readApiEnvironment<T>(
   };
 }
 
-/** REWARDS_HISTORY_DAYS when unset (§6). */
+/** REWARDS_HISTORY_DAYS when unset (docs/history.md#retention). */
 export const DEFAULT_HISTORY_DAYS = 400;

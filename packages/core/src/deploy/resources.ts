@@ -58,7 +58,7 @@ const announcer = {
 } as const;
 
 /**
- * The history's writer: the table's stream in, one history item per award out (§12). Its own
+ * The history's writer: the table's stream in, one history item per award out (docs/history.md). Its own
  * event source mapping (its own retries, iterator age, failure queue), with the announcer's
  * filter: the same guard writes, so every award (0 XP included) reaches it.
  */
@@ -86,8 +86,9 @@ const history = {
 } as const;
 
 /**
- * The HTTP read API (§12): a Lambda function URL over the reader library. Each request is one
- * or two reads of the table, so a small function with a short timeout.
+ * The HTTP read API (docs/reading.md#the-http-read-api): a Lambda function URL over the
+ * reader library. Each request is one or two reads of the table, so a small function with a
+ * short timeout.
  */
 const readApi = {
   /** The function's name locally (SST derives its own per stage). */

@@ -7,7 +7,10 @@ export interface Award {
   userId: string;
   type: EventType;
   amount: number;
-  /** The event's validated `data` without `userId` (`{}` for a signup): kept on the guard for the history (§12). */
+  /**
+   * The event's validated `data` without `userId` (`{}` for a signup): kept on the guard for
+   * the history (docs/history.md#what-the-guard-carries-for-it).
+   */
   data: Record<string, string>;
   /** The emission's CloudEvents id: stored on the guard for audit, never deduplicated on. */
   eventId: string;

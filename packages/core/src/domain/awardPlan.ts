@@ -9,7 +9,10 @@ export interface AwardRequest extends Award {
   messageId?: string | undefined;
   /** The UTC day (`YYYY-MM-DD`) of the event's time: the day it counts toward under a daily cap. */
   earnedOn?: string | undefined;
-  /** The event's time (§2b, ISO): the instant `earnedOn` is the UTC day of. Stored on the guard for the history. */
+  /**
+   * The event's time (docs/events.md#event-time; ISO): the instant `earnedOn` is the UTC day
+   * of. Stored on the guard for the history.
+   */
   eventTime?: string | undefined;
 }
 

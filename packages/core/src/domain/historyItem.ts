@@ -6,11 +6,11 @@ import { AWARD_SK_PREFIX, historyItemKey, intentKeyOfGuard, TTL_ATTRIBUTE } from
 
 const DAY_SECONDS = 86_400;
 
-/** An award in the reader's history (§12), as the history writer stores it. */
+/** An award in the reader's history (docs/history.md#the-item), as the history writer stores it. */
 export const historyItemSchema = z.object({
   pk: z.string().startsWith("USER#"),
   sk: z.string().startsWith(AWARD_SK_PREFIX),
-  /** The award's §10 id: the same for every copy of one award. */
+  /** The award's `reward.granted` id: the same for every copy of one award. */
   id: z.string().regex(/^grant-[A-Za-z0-9_-]{43}$/),
   type: z.enum(eventTypes),
   /** The event's validated data without userId: `{articleSlug}`, `{articleSlug, channel}`, `{day}`, `{}`. */
@@ -39,8 +39,9 @@ export interface HistoryOptions {
 }
 
 /**
- * The history item of the award a guard image shows (§12). Pure and derived from the image
- * alone, so every copy and replay of a stream record writes the same item. A guard written
+ * The history item of the award a guard image shows
+ * (docs/history.md#exactly-once-by-construction). Pure and derived from the image alone,
+ * so every copy and replay of a stream record writes the same item. A guard written
  * before the history (no eventTime, no data) gets an entry with what it has: its awardedAt
  * as the event's time, and empty data.
  */

@@ -1,7 +1,8 @@
 import type { AwardVerdict } from "./awardPlan";
 
 /**
- * Which awards of a cancelled transaction go again now, and which wait (FIFO order, SPEC §5a).
+ * Which awards of a cancelled transaction go again now, and which wait (FIFO order,
+ * docs/awards.md#one-transaction-per-user).
  * `again` verdicts go again at once, except, in order, those after the first `refused` one:
  * a refused award is parked by the caller, and a park can fail — then every later record of
  * its group must stay unpaid. They are `held`: the caller sends them once the park held.

@@ -8,8 +8,9 @@ export type RevokeLine = { ok: true; intentKey: string } | { ok: false; reason: 
 const intentKeyLineSchema = z.strictObject({ intentKey: z.string().min(1, "must not be empty") });
 
 /**
- * Reads one NDJSON line (§11): `{"intentKey": "…"}`, or an event as `rewards publish` takes it,
- * wrappers and all, whose intent key is derived exactly as the worker derives it. Pure.
+ * Reads one NDJSON line (docs/revoking.md#using-it): `{"intentKey": "…"}`, or an event as
+ * `rewards publish` takes it, wrappers and all, whose intent key is derived exactly as the
+ * worker derives it. Pure.
  */
 export function parseRevokeLine(text: string): RevokeLine {
   let json: unknown;

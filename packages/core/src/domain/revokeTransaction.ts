@@ -13,7 +13,7 @@ export interface RevokeContext {
 
 /**
  * The guard is marked only if it is still the award that was read: present, unexpired (as the
- * worker's put reads expiry, §5: `expiresAt < :now` is expired), not revoked, same `awardedAt`
+ * worker's put reads expiry: `expiresAt < :now` is expired), not revoked, same `awardedAt`
  * and `amount`. Anything else cancels the transaction, and the line is judged again.
  */
 export const REVOKE_CONDITION =
@@ -23,10 +23,10 @@ export const REVOKE_GUARD_UPDATE =
 export const UNPAY_PROFILE_UPDATE = "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now";
 
 /**
- * §11: ONE transaction per award — the guard marked (item 0, so its condition is reason 0)
- * with the attempt's `revocationId`,
- * then the user's profile given back the award's XP and count. The day total (§3a) is left
- * alone: the cap counts what was paid that day. Pure.
+ * ONE transaction per award (docs/revoking.md#what-it-does-per-line) — the guard marked
+ * (item 0, so its condition is reason 0) with the attempt's `revocationId`, then the user's
+ * profile given back the award's XP and count. The day total
+ * (docs/awards.md#the-daily-cap) is left alone: the cap counts what was paid that day. Pure.
  */
 export function planRevocation(guard: StoredGuard, context: RevokeContext): TransactWriteCommandInput {
   const nowIso = context.now.toISOString();

@@ -1,8 +1,9 @@
 import { isExpired, readGuard, type StoredGuard } from "./storedGuard";
 
 /**
- * What `rewards revoke` did to a line (§11). A dry run says `would_revoke` where a run with
- * `--yes` says `revoked`; the others read the same in both.
+ * What `rewards revoke` did to a line (docs/revoking.md#what-it-does-per-line). A dry run
+ * says `would_revoke` where a run with `--yes` says `revoked`; the others read the same in
+ * both.
  */
 export type RevokeVerdict =
   | "revoked"

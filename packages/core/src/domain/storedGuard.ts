@@ -2,7 +2,7 @@ import { z } from "zod";
 import { describeIssues, toIssues } from "./decodeEvent";
 import { guardItemFields, intentKeyOfGuard } from "./tableLayout";
 
-/** A guard item as a consistent GetItem returns it (§5), with the intent key taken from its `pk`. */
+/** A guard item as a consistent GetItem returns it, with the intent key taken from its `pk`. */
 export const storedGuardSchema = z
   .object(guardItemFields)
   .transform(({ pk, ...rest }) => ({ intentKey: intentKeyOfGuard(pk), ...rest }));
@@ -19,7 +19,10 @@ export function readGuard(item: Record<string, unknown>): ReadGuard {
   return { ok: true, guard: parsed.data };
 }
 
-/** Whether the guard still counts at `nowMs`: the worker's put treats `expiresAt < now` (seconds) as gone (§5). */
+/**
+ * Whether the guard still counts at `nowMs`: the worker's put treats `expiresAt < now`
+ * (seconds) as gone (docs/awards.md#one-transaction-per-user).
+ */
 export function isExpired(guard: { expiresAt?: number | undefined }, nowMs: number): boolean {
   // Stryker disable next-line ConditionalExpression: equivalent (undefined < n is false); the check is the type checker's
   return guard.expiresAt !== undefined && guard.expiresAt < Math.floor(nowMs / 1000);

@@ -32,12 +32,15 @@ export function dayTotalKey(userId: string, day: string): { pk: string; sk: stri
   return { pk: `USER#${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
 }
 
-/** The sort key prefix of a user's awards in the history (§12): `AWARD#<awardedAt>#<grant id>`. */
+/**
+ * The sort key prefix of a user's awards in the history (docs/history.md#the-item):
+ * `AWARD#<awardedAt>#<grant id>`.
+ */
 export const AWARD_SK_PREFIX = "AWARD#";
 
 /**
  * One award in the history, in its user's partition: sorted by `awardedAt` (ISO, so text order
- * is time order), then by the award's §10 id, which makes two awards of one instant distinct.
+ * is time order), then by the award's `reward.granted` id, which makes two awards of one instant distinct.
  */
 export function historyItemKey(
   userId: string,
@@ -48,7 +51,7 @@ export function historyItemKey(
 }
 
 /**
- * A guard item's attributes as an award writes them (§5) and a revocation marks them. The
+ * A guard item's attributes as an award writes them and a revocation marks them. The
  * readers narrow it: the operator's tools read any guard (`storedGuard.ts`), the announcer
  * only what an award of a known type wrote (`rewardGranted.ts`).
  */
@@ -57,7 +60,7 @@ export const guardItemFields = {
   sk: z.literal(GUARD_SK),
   userId: z.string().min(1),
   type: z.string().min(1),
-  /** 0 when the daily cap left nothing to pay (§3a). */
+  /** 0 when the daily cap left nothing to pay (docs/awards.md#the-daily-cap). */
   amount: z.number().int().nonnegative(),
   /** What the event asked for, when the daily cap paid less. */
   requested: z.number().int().positive().optional(),
@@ -74,7 +77,7 @@ export const guardItemFields = {
    * cannot tell: two runs with one reason can revoke in the same millisecond.
    */
   revocationId: z.string().optional(),
-  /** The event's time (§2b): absent on a guard written before the history (§12). */
+  /** The event's time (docs/events.md#event-time): absent on a guard written before the history. */
   eventTime: rfc3339.optional(),
   /** The event's validated `data` without `userId`: absent on a guard written before the history. */
   data: z.record(z.string(), z.string()).optional(),

@@ -81,10 +81,11 @@ type Settled = AwardOutcome | { outcome: "unexpected"; attempts: number; cause: 
 
 /**
  * One user's awards, written together (docs/awards.md), to one result each in the order given.
- * In order (FIFO, SPEC §5a): the first record that ends `failed` — a transient failure, a park
- * that failed — fails every later one as `fifo_blocked`, whatever the transaction did for it,
- * before any of them is parked; core writes nothing after an award that may still fail
- * (`held`), and the held ones are sent once the records before them are settled. Never throws.
+ * In order (FIFO, docs/awards.md#one-transaction-per-user): the first record that ends
+ * `failed` — a transient failure, a park that failed — fails every later one as
+ * `fifo_blocked`, whatever the transaction did for it, before any of them is parked; core
+ * writes nothing after an award that may still fail (`held`), and the held ones are sent once
+ * the records before them are settled. Never throws.
  */
 export async function awardTriaged(
   deps: WorkerDeps,
