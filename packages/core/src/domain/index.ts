@@ -44,6 +44,7 @@ export {
   historyItemSchema,
   historyPutOf,
 } from "./historyItem";
+export { type HistoryRepair, type HistoryRepairOptions, historyRepairOf } from "./historyRepair";
 export { againInOrder } from "./inOrder";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
 export {

@@ -1,0 +1,178 @@
+import { type DynamoDBDocumentClient, PutCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type HistoryItem,
+  historyItemOf,
+  historyPutOf,
+  historyRepairOf,
+  intentKeyOfGuard,
+} from "@rewards/core";
+import { describeError } from "@rewards/core/aws";
+import { guardPages } from "./guardPages";
+import { keyText, storedHistoryItems } from "./storedHistoryItems";
+
+export interface RebuildOptions {
+  tableName: string;
+  /** REWARDS_HISTORY_DAYS, as the writer reads it: the items' expiresAt. */
+  historyDays: number;
+  /** One user's awards; undefined: every user's. */
+  userId?: string | undefined;
+  /** Read and decide, write nothing. */
+  dryRun: boolean;
+  /** Epoch ms, what an item's retention is judged against. Date.now by default. */
+  now?: () => number;
+}
+
+/** What the rebuild did (or, in a dry run, would do) to one user's history, by intent key. */
+export interface UserRebuild {
+  userId: string;
+  /** Items there were none of: written. */
+  written: string[];
+  /** Items that differed from their guard's: rewritten, with the attributes that differed. */
+  corrected: Array<{ intentKey: string; fields: string[] }>;
+  /** Items already right: not written. */
+  unchanged: number;
+  /** Awards whose history retention has passed: not written (DynamoDB's TTL deletes such items). */
+  expired: number;
+  /** Items revoked while their guard is not: their revocation kept (docs/operations.md, "Rebuilding the history"). */
+  keptRevoked: string[];
+  /** Not written: the item was revoked after it was read (the writer's revoked item stands). */
+  skipped: string[];
+  /** Puts that failed (after the SDK's retries), with why. */
+  failed: Array<{ intentKey: string; reason: string }>;
+}
+
+export interface RebuildTotals {
+  guards: number;
+  users: number;
+  written: number;
+  corrected: number;
+  unchanged: number;
+  expired: number;
+  keptRevoked: number;
+  skipped: number;
+  failed: number;
+  unreadable: number;
+}
+
+export interface RebuildReport {
+  dryRun: boolean;
+  /** The user asked for, or null for every user (--all). */
+  userId: string | null;
+  historyDays: number;
+  totals: RebuildTotals;
+  /** Every user with a guard on the table, by user id. */
+  users: UserRebuild[];
+  /** Guards the writer cannot read either: no history item can be derived from them. */
+  unreadable: Array<{ pk: string; reason: string }>;
+}
+
+const isConditionFailure = (error: unknown): boolean =>
+  (error as { name?: unknown } | null)?.name === "ConditionalCheckFailedException";
+
+function emptyUser(userId: string): UserRebuild {
+  return {
+    userId,
+    written: [],
+    corrected: [],
+    unchanged: 0,
+    expired: 0,
+    keptRevoked: [],
+    skipped: [],
+    failed: [],
+  };
+}
+
+function totalsOf(users: readonly UserRebuild[], guards: number, unreadable: number): RebuildTotals {
+  const sum = (count: (user: UserRebuild) => number) => users.reduce((total, user) => total + count(user), 0);
+  return {
+    guards,
+    users: users.length,
+    written: sum((u) => u.written.length),
+    corrected: sum((u) => u.corrected.length),
+    unchanged: sum((u) => u.unchanged),
+    expired: sum((u) => u.expired),
+    keptRevoked: sum((u) => u.keptRevoked.length),
+    skipped: sum((u) => u.skipped.length),
+    failed: sum((u) => u.failed.length),
+    unreadable,
+  };
+}
+
+/**
+ * Rewrites users' history items from the guards still on the table (docs/operations.md,
+ * "Rebuilding the history"): page by page, each guard's item is derived as the writer derives
+ * it, compared with the item the table holds (read consistently), and written only when it is
+ * missing or differs, with the writer's own put (an unrevoked item on the condition that the
+ * stored one is not revoked). So a rebuild of a right history writes nothing, and a second
+ * rebuild finds nothing to change. Nothing is deleted: an item whose guard is gone (expired,
+ * or replaced by a later award of its intent) stays as it is.
+ */
+export async function rebuildHistory(
+  dynamo: DynamoDBDocumentClient,
+  options: RebuildOptions,
+): Promise<RebuildReport> {
+  const now = options.now ?? Date.now;
+  const users = new Map<string, UserRebuild>();
+  const unreadable: RebuildReport["unreadable"] = [];
+  let guards = 0;
+  for await (const page of guardPages(dynamo, options.tableName, options.userId)) {
+    unreadable.push(...page.unreadable);
+    guards += page.guards.length;
+    // The key of each guard's item, as the writer derives it.
+    const keys = page.guards.map((guard) => {
+      const { pk, sk } = historyItemOf(guard, { historyDays: options.historyDays });
+      return { pk, sk };
+    });
+    const stored = await storedHistoryItems(dynamo, options.tableName, keys);
+    const nowMs = now();
+    for (const [index, guard] of page.guards.entries()) {
+      const user = users.get(guard.userId) ?? emptyUser(guard.userId);
+      users.set(guard.userId, user);
+      const key = keys[index] as { pk: string; sk: string };
+      const repair = historyRepairOf(guard, stored.get(keyText(key)), {
+        historyDays: options.historyDays,
+        nowMs,
+      });
+      if (repair.kind === "expired") {
+        user.expired++;
+        continue;
+      }
+      if (repair.kind !== "missing" && repair.keptRevocation)
+        user.keptRevoked.push(intentKeyOfGuard(guard.pk));
+      if (repair.kind === "unchanged") {
+        user.unchanged++;
+        continue;
+      }
+      const written = options.dryRun ? "written" : await put(dynamo, options.tableName, repair.item);
+      const intentKey = repair.item.intentKey;
+      if (written === "skipped") user.skipped.push(intentKey);
+      else if (written !== "written") user.failed.push({ intentKey, reason: written.reason });
+      else if (repair.kind === "missing") user.written.push(intentKey);
+      else user.corrected.push({ intentKey, fields: repair.fields });
+    }
+  }
+  const byUser = [...users.values()].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  return {
+    dryRun: options.dryRun,
+    userId: options.userId ?? null,
+    historyDays: options.historyDays,
+    totals: totalsOf(byUser, guards, unreadable.length),
+    users: byUser,
+    unreadable,
+  };
+}
+
+/** The writer's own put of an item: `skipped` when its condition failed (the stored item is revoked). */
+async function put(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  item: HistoryItem,
+): Promise<"written" | "skipped" | { reason: string }> {
+  try {
+    await dynamo.send(new PutCommand(historyPutOf(item, tableName)));
+    return "written";
+  } catch (error) {
+    if (isConditionFailure(error)) return "skipped";
+    return { reason: describeError(error) };
+  }
+}
