@@ -118,17 +118,20 @@ export async function rebuildHistory(
   for await (const page of guardPages(dynamo, options.tableName, options.userId)) {
     unreadable.push(...page.unreadable);
     guards += page.guards.length;
-    // The key of each guard's item, as the writer derives it.
-    const keys = page.guards.map((guard) => {
+    // Each guard with the key of its item, as the writer derives it.
+    const keyed = page.guards.map((guard) => {
       const { pk, sk } = historyItemOf(guard, { historyDays: options.historyDays });
-      return { pk, sk };
+      return { guard, key: { pk, sk } };
     });
-    const stored = await storedHistoryItems(dynamo, options.tableName, keys);
+    const stored = await storedHistoryItems(
+      dynamo,
+      options.tableName,
+      keyed.map(({ key }) => key),
+    );
     const nowMs = now();
-    for (const [index, guard] of page.guards.entries()) {
+    for (const { guard, key } of keyed) {
       const user = users.get(guard.userId) ?? emptyUser(guard.userId);
       users.set(guard.userId, user);
-      const key = keys[index] as { pk: string; sk: string };
       const repair = historyRepairOf(guard, stored.get(keyText(key)), {
         historyDays: options.historyDays,
         nowMs,
