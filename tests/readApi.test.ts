@@ -25,19 +25,74 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 // The instants and days are checked too (date-time, date), as a generated client would.
 addFormats.default(ajv);
 ajv.addSchema(openApi, "openapi");
-const validators = Object.fromEntries(
-  ["Profile", "HistoryPage", "Problem"].map((name) => [
-    name,
-    ajv.compile({ $ref: `openapi#/components/schemas/${name}` }),
-  ]),
-);
 
-/** Every response body checked against the committed OpenAPI document, by its status and route. */
-function conforms(path: string, answer: { status: number; body: unknown }) {
-  const name = answer.status !== 200 ? "Problem" : path.includes("/awards") ? "HistoryPage" : "Profile";
-  const validate = validators[name];
-  if (!validate) throw new Error(name);
-  expect(validate(answer.body), `${path} ${answer.status}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+interface HeaderDoc {
+  required?: boolean;
+  schema: object;
+}
+interface ResponseDoc {
+  headers?: Record<string, HeaderDoc>;
+  content: Record<string, { schema: object }>;
+}
+type Answer = { status: number; headers: Record<string, unknown>; body: unknown };
+
+const validators = new Map<string, ReturnType<typeof ajv.compile>>();
+function validatorOf(schema: object): ReturnType<typeof ajv.compile> {
+  const key = JSON.stringify(schema);
+  let validate = validators.get(key);
+  if (!validate) {
+    // A `#/components/…` reference is the document's own.
+    validate = ajv.compile(JSON.parse(key.replaceAll('"#/components/', '"openapi#/components/')));
+    validators.set(key, validate);
+  }
+  return validate;
+}
+
+/**
+ * Where `answer` departs from the committed OpenAPI document, by its path and status: a status
+ * the route does not declare, a content type or body the response does not, a declared header
+ * missing or of another shape, a header sent that the response does not declare. An unmatched
+ * path is held to the 404 every route declares.
+ */
+function departures(path: string, answer: Answer): string[] {
+  const pathname = path.split("?")[0] ?? "";
+  const template = Object.keys(openApi.paths).find((t) =>
+    new RegExp(`^${t.replace(/\{[^}]+\}/g, "[^/]+")}/?$`).test(pathname),
+  );
+  const responses: Record<string, ResponseDoc> = openApi.paths[template ?? "/users/{userId}"].get.responses;
+  const where = `${template ?? pathname} ${answer.status}`;
+  const response = responses[String(answer.status)];
+  if (!response || (template === undefined && answer.status !== 404))
+    return [`${where}: not a declared status`];
+  const sent = new Map(
+    Object.entries(answer.headers).map(([name, value]) => [name.toLowerCase(), String(value)]),
+  );
+  const found: string[] = [];
+  const contentType = sent.get("content-type") ?? "";
+  sent.delete("content-type");
+  const content = response.content[contentType];
+  if (!content) found.push(`${where}: content type ${JSON.stringify(contentType)} is not declared`);
+  else {
+    const validate = validatorOf(content.schema);
+    if (!validate(answer.body)) found.push(`${where}: body: ${ajv.errorsText(validate.errors)}`);
+  }
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    const value = sent.get(name.toLowerCase());
+    sent.delete(name.toLowerCase());
+    if (value === undefined) {
+      if (header.required) found.push(`${where}: the declared header ${name} is missing`);
+      continue;
+    }
+    const validate = validatorOf(header.schema);
+    if (!validate(value)) found.push(`${where}: header ${name}: ${ajv.errorsText(validate.errors)}`);
+  }
+  for (const name of sent.keys()) found.push(`${where}: the header ${name} is sent but not declared`);
+  return found;
+}
+
+/** Every answer checked against the committed OpenAPI document: body, content type and headers. */
+function conforms(path: string, answer: Answer) {
+  expect(departures(path, answer), path).toEqual([]);
 }
 
 /** The handler with its real deps over `env`, its log lines and EMF lines kept. */
@@ -165,6 +220,11 @@ describe("the read API's handler on the local stack", () => {
       ["/users/api-bad/awards?limit=0", "limit"],
       ["/users/api-bad/awards?limit=101", "limit"],
       ["/users/api-bad/awards?cursor=not-ours", "cursor"],
+      // Hand-made: the pre-digest shape, of this very user, naming a key the history never holds.
+      [
+        `/users/api-bad/awards?cursor=${Buffer.from('{"v":1,"u":"api-bad","k":"AWARD#9"}').toString("base64url")}`,
+        "cursor",
+      ],
       [`/users/${"u".repeat(257)}`, "userId"],
       [`/users/${"u".repeat(257)}/awards`, "userId"],
     ] as const) {
@@ -180,7 +240,7 @@ describe("the read API's handler on the local stack", () => {
       problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
     );
     expect(await request("GET", "/nope")).toEqual(problem(404, problemTypes.notFound.type));
-    expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual(Array(9).fill([1, 0]));
+    expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual(Array(10).fill([1, 0]));
   });
 
   it("throttled reads are a 503 with Retry-After, a missing table a 500: no stack, no AWS detail", async ({
@@ -230,7 +290,77 @@ describe("the read API's handler on the local stack", () => {
       status: 500,
       detail: "the request could not be answered; the failure is in the read API's log",
     });
-    expect(String(missing.logs[0]?.error)).toMatch(/ResourceNotFound|no-such-table|not found/i);
+    // The log names the table (the reader's TableNotFoundError), the body does not.
+    expect(missing.logs.map((l) => [l.level, l.status, l.error])).toEqual([
+      [
+        50,
+        500,
+        "TableNotFoundError: the table \"no-such-table\" does not exist where the reader's client looks: check tableName (the deploy output tableName) and the client's region and endpoint",
+      ],
+    ]);
+    expect(JSON.stringify(answer)).not.toContain("no-such-table");
+  });
+
+  it("the drift check itself: a declared header missing, a header not declared, a wrong status or body fail it", () => {
+    const problemOf = (status: number, type: string) => ({
+      type: `https://rewards.dev/problems/${type}`,
+      title: "t",
+      status,
+      detail: "d",
+    });
+    const problemHeaders = { "Content-Type": "application/problem+json", "Cache-Control": "no-store" };
+    const unavailable = problemOf(503, "unavailable");
+    expect(departures("/users/u", { status: 503, headers: problemHeaders, body: unavailable })).toEqual([
+      "/users/{userId} 503: the declared header Retry-After is missing",
+    ]);
+    expect(
+      departures("/users/u/awards", {
+        status: 503,
+        headers: { ...problemHeaders, "Retry-After": "soon" },
+        body: unavailable,
+      }),
+    ).toEqual(['/users/{userId}/awards 503: header Retry-After: data must match pattern "^[0-9]+$"']);
+    expect(
+      departures("/users/u", {
+        status: 405,
+        headers: problemHeaders,
+        body: problemOf(405, "method-not-allowed"),
+      }),
+    ).toEqual(["/users/{userId} 405: the declared header Allow is missing"]);
+    expect(
+      departures("/users/u", {
+        status: 404,
+        headers: { ...problemHeaders, Allow: "GET" },
+        body: problemOf(404, "not-found"),
+      }),
+    ).toEqual(["/users/{userId} 404: the header allow is sent but not declared"]);
+    expect(
+      departures("/users/u/awards", {
+        status: 200,
+        headers: { "Content-Type": "application/json", "Cache-Control": "private" },
+        body: { awards: [] },
+      }),
+    ).toEqual(["/users/{userId}/awards 200: header Cache-Control: data must be equal to constant"]);
+    expect(
+      departures("/users/u", { status: 418, headers: problemHeaders, body: problemOf(418, "internal") }),
+    ).toEqual(["/users/{userId} 418: not a declared status"]);
+    expect(departures("/nope", { status: 200, headers: {}, body: {} })).toEqual([
+      "/nope 200: not a declared status",
+    ]);
+    expect(
+      departures("/users/u/awards", {
+        status: 200,
+        headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" },
+        body: "",
+      }),
+    ).toEqual(['/users/{userId}/awards 200: content type "text/plain" is not declared']);
+    expect(
+      departures("/users/u/awards", {
+        status: 200,
+        headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+        body: { awards: "none" },
+      }),
+    ).toEqual(["/users/{userId}/awards 200: body: data/awards must be array"]);
   });
 
   it("its configuration is checked at start: every bad variable named at once", () => {
@@ -271,6 +401,17 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
         expect(JSON.parse(signed.stdout)).toEqual(await reader.profile("py-reader"));
         const all = await python(["awards", "py-reader", "--limit", "1", "--all"]);
         expect(JSON.parse(all.stdout)).toEqual({ awards: (await reader.history("py-reader")).awards });
+        // Without botocore (no site-packages: -S), it says what to install.
+        const bare = await promisify(execFile)(
+          pythonForMoto(),
+          ["-S", new URL("examples/python/read.py", root).pathname, "profile", "u"],
+          { env: { PATH: process.env.PATH ?? "", READER_URL: api.url } },
+        ).catch((error: { code: number; stdout: string; stderr: string }) => error);
+        expect(bare).toMatchObject({
+          code: 2,
+          stdout: "",
+          stderr: "read.py needs botocore to sign requests: python3 -m pip install botocore\n",
+        });
         const refused = await python(["awards", "py-reader", "--limit", "0"]);
         expect(refused).toMatchObject({
           code: 1,

@@ -1,9 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import {
+  type AttributeValue,
+  type BatchGetItemCommandInput,
+  type BatchGetItemCommandOutput,
+  DynamoDBClient,
+} from "@aws-sdk/client-dynamodb";
 import { revokeIntent } from "@rewards/cli";
 import { grantId } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
-import { createReader, type HistoryAward, type HistoryPage } from "@rewards/reader";
+import {
+  createReader,
+  type HistoryAward,
+  type HistoryPage,
+  InvalidReaderOption,
+  InvalidReadInput,
+  TableNotFoundError,
+  ThrottledReadError,
+} from "@rewards/reader";
 import { completed, signup, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
@@ -29,6 +42,51 @@ function countingClient(env: Record<string, string>) {
     { step: "initialize" },
   );
   return { client, sent };
+}
+
+/**
+ * Keys a BatchGetItem leaves unprocessed (DynamoDB's answer to throttling), which the local
+ * stack never does: while `withholding()` says so, the profile's key is held back from each
+ * BatchGetItem — the other keys are asked of the stack — and answered as unprocessed. Returns
+ * the sort keys each BatchGetItem asked for, and when.
+ */
+function unprocessedProfileKey(client: DynamoDBClient, withholding: () => boolean) {
+  const calls: Array<{ keys: string[]; at: number }> = [];
+  type Next = (args: { input: BatchGetItemCommandInput }) => Promise<{ output: BatchGetItemCommandOutput }>;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== "BatchGetItemCommand") return next(args);
+      const input = args.input as BatchGetItemCommandInput;
+      const [table, request] = Object.entries(input.RequestItems ?? {})[0] ?? [];
+      if (table === undefined || request?.Keys === undefined) throw new Error("no keys asked");
+      const sortKey = (key: Record<string, AttributeValue>) => key.sk?.S ?? "";
+      calls.push({ keys: request.Keys.map(sortKey), at: performance.now() });
+      if (!withholding()) return next(args);
+      const held = request.Keys.filter((key) => sortKey(key) === "PROFILE");
+      const asked = request.Keys.filter((key) => sortKey(key) !== "PROFILE");
+      const answer =
+        asked.length === 0
+          ? { output: { Responses: { [table]: [] }, $metadata: {} } as BatchGetItemCommandOutput }
+          : await (next as unknown as Next)({
+              ...args,
+              input: { ...input, RequestItems: { [table]: { ...request, Keys: asked } } },
+            });
+      answer.output.UnprocessedKeys = held.length > 0 ? { [table]: { ...request, Keys: held } } : {};
+      return answer as Awaited<ReturnType<typeof next>>;
+    },
+    { step: "initialize", name: "unprocessedProfileKey" },
+  );
+  return calls;
+}
+
+/** What `read` rejects with (a failure when it does not). */
+async function rejection(read: () => Promise<unknown>): Promise<unknown> {
+  return read().then(
+    (value) => {
+      throw new Error(`expected a rejection, got ${JSON.stringify(value)}`);
+    },
+    (error: unknown) => error,
+  );
 }
 
 async function allPages(read: (cursor?: string) => Promise<HistoryPage>): Promise<HistoryAward[]> {
@@ -137,7 +195,7 @@ describe("@rewards/reader on the local stack", () => {
     expect((await reader.history(user)).awards).toEqual(page.awards);
   });
 
-  it("an unknown user is a new reader; bad input is a RangeError naming it, and nothing is read", async ({
+  it("an unknown user is a new reader; bad input is InvalidReadInput naming its parameter, and nothing is read", async ({
     stack,
   }) => {
     const table = await ownTable(stack);
@@ -159,25 +217,150 @@ describe("@rewards/reader on the local stack", () => {
     expect(cursor).toEqual(expect.any(String));
 
     sent.length = 0;
-    const refused: Array<[() => Promise<unknown>, RegExp]> = [
-      [() => reader.profile(""), /^userId: /],
-      [() => reader.profile("u".repeat(257)), /^userId: /],
-      [() => reader.history("someone", { limit: 0 }), /^limit: /],
-      [() => reader.history("someone", { limit: 101 }), /^limit: /],
-      [() => reader.history("someone", { limit: 1.5 }), /^limit: /],
-      [() => reader.history("someone", { cursor: "not-ours" }), /^cursor: /],
+    const ours = JSON.parse(Buffer.from(cursor ?? "", "base64url").toString()) as { k: string; d: string };
+    const handMade = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const refused: Array<[() => Promise<unknown>, "userId" | "limit" | "cursor"]> = [
+      [() => reader.profile(""), "userId"],
+      [() => reader.profile("u".repeat(257)), "userId"],
+      [() => reader.history("someone", { limit: 0 }), "limit"],
+      [() => reader.history("someone", { limit: 101 }), "limit"],
+      [() => reader.history("someone", { limit: 1.5 }), "limit"],
+      [() => reader.history("someone", { cursor: "not-ours" }), "cursor"],
       // Another user's cursor is not a cursor of this history.
-      [() => reader.history("never-seen", { ...(cursor ? { cursor } : {}) }), /^cursor: /],
+      [() => reader.history("never-seen", { ...(cursor ? { cursor } : {}) }), "cursor"],
+      // Hand-made, of this very user: the pre-digest shape, then ours with its key edited.
+      [() => reader.history("someone", { cursor: handMade({ v: 1, u: "someone", k: "AWARD#9" }) }), "cursor"],
+      [() => reader.history("someone", { cursor: handMade({ v: 2, k: "AWARD#9", d: ours.d }) }), "cursor"],
     ];
-    for (const [read, message] of refused) {
-      const error = await read().then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    for (const [read, parameter] of refused) {
+      const error = await rejection(read);
+      expect(error).toBeInstanceOf(InvalidReadInput);
       expect(error).toBeInstanceOf(RangeError);
-      expect((error as Error).message).toMatch(message);
+      expect(error).toMatchObject({
+        parameter,
+        message: expect.stringMatching(new RegExp(`^${parameter}: `)),
+      });
     }
     expect(sent).toEqual([]);
+  });
+
+  it("a table that is not there is named: TableNotFoundError, for each kind of read", async ({ stack }) => {
+    const table = await ownTable(stack);
+    const { client, sent } = countingClient(table.env);
+    const message =
+      "the table \"no-such-table\" does not exist where the reader's client looks: check tableName (the deploy output tableName) and the client's region and endpoint";
+    for (const [reader, read] of [
+      [createReader({ tableName: "no-such-table", client }), "profile"],
+      [createReader({ tableName: "no-such-table", client, dailyCap: 30 }), "profile"],
+      [createReader({ tableName: "no-such-table", client }), "history"],
+    ] as const) {
+      const error = await rejection(() => (read === "profile" ? reader.profile("u1") : reader.history("u1")));
+      expect(error).toBeInstanceOf(TableNotFoundError);
+      expect(error).toMatchObject({
+        name: "TableNotFoundError",
+        tableName: "no-such-table",
+        message,
+        cause: { name: "ResourceNotFoundException" },
+      });
+    }
+    // Asked once each (no retry mends a wrong name): GetItem ∥ Query, BatchGetItem, Query.
+    expect([...sent].sort()).toEqual([
+      "BatchGetItemCommand",
+      "GetItemCommand",
+      "QueryCommand",
+      "QueryCommand",
+    ]);
+  });
+
+  it("dailyCap 0, as the deploy outputs no cap, is no cap; text is refused at creation, quoted", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    await award({ ...table.env, REWARDS_DAILY_XP_CAP: "30" }, [
+      completed("cap-zero", "a"),
+      completed("cap-zero", "b"),
+    ]);
+    await writeHistoryOfStream(table.env, table.streamArn);
+    const { client, sent } = countingClient(table.env);
+    const zero = await createReader({ tableName: table.tableName, client, dailyCap: 0 }).profile("cap-zero");
+    const none = await createReader({ tableName: table.tableName, client }).profile("cap-zero");
+    expect(zero).toEqual(none);
+    expect(zero.today).toEqual({ day: new Date().toISOString().slice(0, 10), xp: 30 });
+    // Read as without a cap: a GetItem of the profile and a Query of today's history, each time.
+    expect([...sent].sort()).toEqual(["GetItemCommand", "GetItemCommand", "QueryCommand", "QueryCommand"]);
+
+    let error: unknown;
+    try {
+      createReader({ tableName: table.tableName, dailyCap: "50" as unknown as number });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(InvalidReaderOption);
+    expect(error).toMatchObject({
+      option: "dailyCap",
+      message:
+        'dailyCap: a whole number of XP, 0 or absent for no cap (the deploy output dailyXpCap), not "50"',
+    });
+  });
+
+  it("keys BatchGetItem leaves unprocessed for 50 ms are asked again, after waits, until read", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    await award({ ...table.env, REWARDS_DAILY_XP_CAP: "30" }, [
+      completed("slow", "a"),
+      completed("slow", "b"),
+    ]);
+    const { client } = countingClient(table.env);
+    let firstAt: number | undefined;
+    const calls = unprocessedProfileKey(client, () => {
+      firstAt ??= performance.now();
+      return performance.now() - firstAt < 50;
+    });
+    const reader = createReader({ tableName: table.tableName, client, dailyCap: 30 });
+    const profile = await reader.profile("slow");
+    // The profile's XP came from the key held back: it was asked again and read.
+    expect(profile).toEqual({
+      userId: "slow",
+      xp: 30,
+      awards: 2,
+      level: { level: 1, xpFloor: 0, xpNext: 100 },
+      today: { day: new Date().toISOString().slice(0, 10), xp: 30, cap: 30, left: 0 },
+      updatedAt: expect.stringMatching(/^\d{4}-/),
+    });
+    const day = `DAY#${profile.today.day}`;
+    expect(calls[0]?.keys).toEqual(["PROFILE", day]);
+    // Every call after the first asked for the held key alone, the last one past the 50 ms.
+    expect(calls.length).toBeGreaterThanOrEqual(2);
+    expect(calls.slice(1).map((call) => call.keys)).toEqual(Array(calls.length - 1).fill(["PROFILE"]));
+    expect((calls.at(-1)?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(50);
+  });
+
+  it("keys never processed: ThrottledReadError once the backoff's bound (8 calls, 1 s of waits) is reached", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    await award({ ...table.env, REWARDS_DAILY_XP_CAP: "30" }, [completed("stuck", "a")]);
+    const { client } = countingClient(table.env);
+    const calls = unprocessedProfileKey(client, () => true);
+    const reader = createReader({ tableName: table.tableName, client, dailyCap: 30 });
+    const started = performance.now();
+    const error = await rejection(() => reader.profile("stuck"));
+    const took = performance.now() - started;
+    expect(error).toBeInstanceOf(ThrottledReadError);
+    const { unprocessed, calls: made, elapsedMs } = error as ThrottledReadError;
+    expect({ unprocessed, calls: made }).toEqual({ unprocessed: 1, calls: calls.length });
+    expect((error as Error).message).toBe(
+      `BatchGetItem left 1 key(s) unprocessed after ${made} calls over ${elapsedMs} ms (throttled): try again later`,
+    );
+    // Within the bound: at most 8 calls, and no wait past 1 s after the first began (so the
+    // error comes no later than 1 s and one call's time); the calls spread out by the waits.
+    // The first four waits' ceilings add up to 375 ms: 5 calls at least, whatever is drawn.
+    expect(made).toBeGreaterThanOrEqual(5);
+    expect(made).toBeLessThanOrEqual(8);
+    expect((calls.at(-1)?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(50);
+    expect(elapsedMs).toBeLessThanOrEqual(took);
+    expect(took).toBeLessThan(1000 + 500);
   });
 
   it("a read right after an award sees it (strongly consistent), before the history has it", async ({

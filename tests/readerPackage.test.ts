@@ -48,9 +48,12 @@ describe("the reader as a package for other repositories (npm run pack:reader)",
     expect(manifest.exports).toEqual({ ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } });
     const bundle = await readFile(`${site}/node_modules/@rewards/reader/dist/index.js`, "utf8");
     const imported = [...bundle.matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
+    // Node's own (the cursor's digest, the backoff's waits) and the three dependencies.
     expect([...new Set(imported)].sort()).toEqual([
       "@aws-sdk/client-dynamodb",
       "@aws-sdk/util-dynamodb",
+      "node:crypto",
+      "node:timers/promises",
       "zod",
     ]);
     // Embeddable: it reads no variable and brings no logger.
@@ -63,6 +66,50 @@ createReader({ tableName: "t", dailyCap: 50 });
 process.stdout.write(JSON.stringify(levelOf(260)));
 `);
     expect(run).toEqual({ stdout: '{"level":3,"xpFloor":250,"xpNext":500}', stderr: "" });
+  });
+
+  it("its errors are classes a site switches on: InvalidReadInput's parameter, InvalidReaderOption's option", async () => {
+    const run = await runInSite(`import {
+  createReader, InvalidReadInput, InvalidReaderOption, READ_PARAMETERS, TableNotFoundError, ThrottledReadError,
+} from "@rewards/reader";
+const caught = async (read) => { try { await read(); } catch (error) { return error; } };
+// Refused before anything is read: no client, no connection, no variable needed.
+const input = await caught(() => createReader({ tableName: "t", dailyCap: 0 }).history("u", { cursor: "garbage" }));
+const option = await caught(() => createReader({ tableName: "t", dailyCap: "50" }));
+process.stdout.write(JSON.stringify({
+  parameters: READ_PARAMETERS,
+  input: [input instanceof InvalidReadInput, input instanceof RangeError, input.name, input.parameter, input.message],
+  option: [option instanceof InvalidReaderOption, option instanceof RangeError, option.option, option.message],
+  others: [new TableNotFoundError("t").message, new ThrottledReadError(1, 8, 1002).message],
+}));
+`);
+    expect(JSON.parse(run.stdout)).toEqual({
+      parameters: ["userId", "limit", "cursor"],
+      input: [
+        true,
+        true,
+        "InvalidReadInput",
+        "cursor",
+        "cursor: not a cursor this reader gave for this user's history (pass the page's cursor as it is)",
+      ],
+      option: [
+        true,
+        true,
+        "dailyCap",
+        'dailyCap: a whole number of XP, 0 or absent for no cap (the deploy output dailyXpCap), not "50"',
+      ],
+      others: [
+        "the table \"t\" does not exist where the reader's client looks: check tableName (the deploy output tableName) and the client's region and endpoint",
+        "BatchGetItem left 1 key(s) unprocessed after 8 calls over 1002 ms (throttled): try again later",
+      ],
+    });
+    expect(run.stderr).toBe("");
+  });
+
+  it("its declaration file cites the docs, never the spec or the design notes", async () => {
+    const declarations = await readFile(`${site}/node_modules/@rewards/reader/dist/index.d.ts`, "utf8");
+    expect(declarations).toContain("docs/reading.md");
+    expect(declarations.match(/SPEC|DESIGN\.md|§/g)).toBeNull();
   });
 
   it(
@@ -104,11 +151,13 @@ process.stdout.write(JSON.stringify({ profile, history, next: await reader.histo
     async () => {
       const errors = await typecheckModules(
         {
-          [`${site}/good.ts`]: `import { createReader, type Profile } from "@rewards/reader";
+          [`${site}/good.ts`]: `import { createReader, InvalidReadInput, type Profile } from "@rewards/reader";
 const reader = createReader({ tableName: "t" });
 const profile: Profile = await reader.profile("u");
 const page = await reader.history("u", { limit: 2 });
 export const shown: [number, number, string | undefined] = [profile.level.xpNext, page.awards.length, page.cursor];
+export const named = (error: unknown): "userId" | "limit" | "cursor" | undefined =>
+  error instanceof InvalidReadInput ? error.parameter : undefined;
 `,
           [`${site}/bad.ts`]: `import { createReader } from "@rewards/reader";
 await createReader({ tableName: "t" }).history("u", { limit: "2" });

@@ -13,6 +13,9 @@ the credentials botocore finds (environment, profile, instance or task role). Lo
 signed or not. A throttled call (503) is retried after its Retry-After. Exit code 0 on
 success, 1 when the API refuses or fails (its problem's title and detail on stderr),
 2 for usage errors. The answers are described in docs/reading.md.
+
+Needs botocore (for SigV4) and nothing else outside the standard library:
+`python3 -m pip install botocore` (it comes with boto3: where boto3 is installed, so is it).
 """
 
 from __future__ import annotations
@@ -28,9 +31,13 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from botocore.auth import SigV4Auth
-from botocore.awsrequest import AWSRequest
-from botocore.session import Session
+try:
+    from botocore.auth import SigV4Auth
+    from botocore.awsrequest import AWSRequest
+    from botocore.session import Session
+except ImportError:  # pragma: no cover - what a machine without botocore sees
+    sys.stderr.write("read.py needs botocore to sign requests: python3 -m pip install botocore\n")
+    sys.exit(2)
 
 MAX_ATTEMPTS = 4
 TIMEOUT_SECONDS = 10

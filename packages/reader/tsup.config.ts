@@ -14,6 +14,8 @@ export default defineConfig({
   // Declarations come from rollup-plugin-dts (scripts/packLibrary.mjs), which inlines @rewards/core.
   dts: false,
   external: [/^@aws-sdk\//, /^@smithy\//, "zod"],
+  // Node's own modules keep their `node:` name: what the bundle imports says what it is.
+  removeNodeProtocol: false,
   noExternal: [/^@rewards\//],
   splitting: false,
   clean: true,

@@ -1,4 +1,4 @@
-import { ThrottledReadError } from "@rewards/reader";
+import { InvalidReadInput, TableNotFoundError, ThrottledReadError } from "@rewards/reader";
 import { describe, expect, it } from "vitest";
 import { failureOf } from "../src/function/failureOf";
 import { problemTypes } from "../src/function/problem";
@@ -105,16 +105,30 @@ describe("failureOf: what a failed read answers", () => {
     Object.assign(new Error(`${name} happened`), { name, $metadata: { httpStatusCode: status } });
 
   it.each([
-    [new RangeError("userId: must be 1 to 256 characters"), 400, "userId"],
-    [new RangeError("limit: an integer from 1 to 100, not 0"), 400, "limit"],
-    [new RangeError("cursor: not a cursor this reader gave"), 400, "cursor"],
-  ])("the reader's %s is a 400 naming it", (error, status, parameter) => {
+    [new InvalidReadInput("userId", "must be 1 to 256 characters"), "userId"],
+    [new InvalidReadInput("limit", "an integer from 1 to 100, not 0"), "limit"],
+    [new InvalidReadInput("cursor", "not a cursor this reader gave"), "cursor"],
+  ])("the reader's %s is a 400 naming its parameter", (error, parameter) => {
     expect(failureOf(error)).toEqual({
       type: problemTypes.invalidParameter.type,
       title: "Invalid parameter",
-      status,
+      status: 400,
       detail: error.message,
       parameter,
+    });
+  });
+
+  it("the parameter is the error's field, never read from its message", () => {
+    // A message that names another parameter first: the field decides.
+    const error = new InvalidReadInput("cursor", "limit: looks like another");
+    expect(failureOf(error)).toMatchObject({
+      status: 400,
+      parameter: "cursor",
+      detail: "cursor: limit: looks like another",
+    });
+    // A RangeError that is not the reader's refusal is no 400, whatever its message says.
+    expect(failureOf(new RangeError("limit: an integer from 1 to 100, not 0"))).toMatchObject({
+      status: 500,
     });
   });
 
@@ -124,7 +138,7 @@ describe("failureOf: what a failed read answers", () => {
     [aws("InternalServerError", 500)],
     [Object.assign(new Error("socket hang up"), { code: "ECONNRESET" })],
     [Object.assign(new Error("timed out"), { name: "TimeoutError" })],
-    [new ThrottledReadError(2, 5)],
+    [new ThrottledReadError(2, 8, 1003)],
   ])("%s is a 503 that says nothing of the cause", (error) => {
     expect(failureOf(error)).toEqual({
       type: problemTypes.unavailable.type,
@@ -136,6 +150,7 @@ describe("failureOf: what a failed read answers", () => {
 
   it.each([
     [aws("ResourceNotFoundException", 400)],
+    [new TableNotFoundError("no-such-table", { cause: aws("ResourceNotFoundException", 400) })],
     [aws("AccessDeniedException", 400)],
     [aws("ValidationException", 400)],
     [new TypeError("x is not a function")],

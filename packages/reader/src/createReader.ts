@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   type AttributeValue,
   BatchGetItemCommand,
@@ -14,8 +15,10 @@ import { type ReaderOptions, validateReaderOptions } from "./readerOptions";
 import type { HistoryPage, Profile } from "./readerSchemas";
 import { checkedCursor, checkedLimit, checkedUserId } from "./readInput";
 import { readDayItem, readEarning, readHistoryItem, readProfileItem } from "./storedItems";
+import { TableNotFoundError } from "./tableNotFoundError";
 import { ThrottledReadError } from "./throttledReadError";
 import { todayOf } from "./today";
+import { waitBeforeAsking } from "./unprocessedKeysBackoff";
 
 export interface HistoryOptions {
   /** Awards per page, 1–100; 20 unless given. */
@@ -33,16 +36,16 @@ export interface Reader {
 
 type Item = Record<string, AttributeValue>;
 
-/** BatchGetItem may leave keys unprocessed (throttling); they are asked again, a bounded number of times. */
-const MAX_BATCH_GET_ROUNDS = 5;
+/** DynamoDB's answer to a read of a table that is not there (an error name, not a message). */
+const NO_SUCH_TABLE = "ResourceNotFoundException";
 
 /**
- * A reader of the rewards table (SPEC §12). It reads its options and nothing else (no
+ * A reader of the rewards table (docs/reading.md). It reads its options and nothing else (no
  * variable, no logger, nothing at import); every read is strongly consistent.
  */
 export function createReader(options: ReaderOptions): Reader {
-  validateReaderOptions(options);
-  const { tableName, dailyCap } = options;
+  const { dailyCap } = validateReaderOptions(options);
+  const { tableName } = options;
   const clock = options.clock ?? (() => new Date());
   let ownClient: DynamoDBClient | undefined;
   // Built on first use, so creating a reader does nothing but check its options.
@@ -51,23 +54,44 @@ export function createReader(options: ReaderOptions): Reader {
     ownClient ??= new DynamoDBClient({ maxAttempts: 3 });
     return ownClient;
   };
+  /** One call's answer; a missing table is named (TableNotFoundError), every other error is the SDK's. */
+  async function answerOf<T>(call: Promise<T>): Promise<T> {
+    try {
+      return await call;
+    } catch (error) {
+      if (error instanceof Error && error.name === NO_SUCH_TABLE)
+        throw new TableNotFoundError(tableName, { cause: error });
+      throw error;
+    }
+  }
 
-  /** Under a cap: the profile and today's day total, in one BatchGetItem. */
+  /**
+   * Under a cap: the profile and today's day total, in one BatchGetItem. Keys it leaves
+   * unprocessed (throttling) are asked again after a backoff, within its bound
+   * (unprocessedKeysBackoff.ts); past it, ThrottledReadError.
+   */
   async function profileAndDayTotal(userId: string, day: string) {
     const profile = profileKey(userId);
     const dayTotal = dayTotalKey(userId, day);
     let keys: Item[] = [marshall(profile), marshall(dayTotal)];
     const found: Record<string, unknown>[] = [];
-    for (let round = 0; keys.length > 0; round += 1) {
-      if (round === MAX_BATCH_GET_ROUNDS) throw new ThrottledReadError(keys.length, MAX_BATCH_GET_ROUNDS);
-      const answer = await client().send(
-        new BatchGetItemCommand({
-          RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
-          ReturnConsumedCapacity: "TOTAL",
-        }),
+    const started = performance.now();
+    for (let calls = 1; ; calls += 1) {
+      const answer = await answerOf(
+        client().send(
+          new BatchGetItemCommand({
+            RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } },
+            ReturnConsumedCapacity: "TOTAL",
+          }),
+        ),
       );
       found.push(...(answer.Responses?.[tableName] ?? []).map((item) => unmarshall(item)));
       keys = answer.UnprocessedKeys?.[tableName]?.Keys ?? [];
+      if (keys.length === 0) break;
+      const elapsedMs = Math.round(performance.now() - started);
+      const wait = waitBeforeAsking(calls, elapsedMs, Math.random);
+      if (wait === undefined) throw new ThrottledReadError(keys.length, calls, elapsedMs);
+      await sleep(wait);
     }
     return {
       profileItem: found.find((item) => item.sk === profile.sk),
@@ -80,27 +104,29 @@ export function createReader(options: ReaderOptions): Reader {
     let xp = 0;
     let start: Item | undefined;
     do {
-      const answer = await client().send(
-        new QueryCommand({
-          TableName: tableName,
-          ConsistentRead: true,
-          KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-          FilterExpression: "earnedOn = :day",
-          ProjectionExpression: "pk, sk, #type, xp, earnedOn",
-          ExpressionAttributeNames: { "#type": "type" },
-          ExpressionAttributeValues: marshall({
-            ":pk": userPartition(userId),
-            ":from": fromSk,
-            ":to": AWARD_SK_END,
-            ":day": day,
+      const answer = await answerOf(
+        client().send(
+          new QueryCommand({
+            TableName: tableName,
+            ConsistentRead: true,
+            KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+            FilterExpression: "earnedOn = :day",
+            ProjectionExpression: "pk, sk, #type, xp, earnedOn",
+            ExpressionAttributeNames: { "#type": "type" },
+            ExpressionAttributeValues: marshall({
+              ":pk": userPartition(userId),
+              ":from": fromSk,
+              ":to": AWARD_SK_END,
+              ":day": day,
+            }),
+            ExclusiveStartKey: start,
+            ReturnConsumedCapacity: "TOTAL",
           }),
-          ExclusiveStartKey: start,
-          ReturnConsumedCapacity: "TOTAL",
-        }),
+        ),
       );
       for (const raw of answer.Items ?? []) {
         const earning = readEarning(unmarshall(raw));
-        // Counted as the cap counts it: every rule it caps, revoked awards included (§3a, §11).
+        // Counted as the cap counts it, revoked awards included (docs/awards.md#the-daily-cap).
         const capped = isEventType(earning.type) ? rules[earning.type].dailyCapped : true;
         if (earning.earnedOn === day && capped) xp += earning.xp;
       }
@@ -110,13 +136,15 @@ export function createReader(options: ReaderOptions): Reader {
   }
 
   async function profileItemAlone(userId: string) {
-    const answer = await client().send(
-      new GetItemCommand({
-        TableName: tableName,
-        Key: marshall(profileKey(userId)),
-        ConsistentRead: true,
-        ReturnConsumedCapacity: "TOTAL",
-      }),
+    const answer = await answerOf(
+      client().send(
+        new GetItemCommand({
+          TableName: tableName,
+          Key: marshall(profileKey(userId)),
+          ConsistentRead: true,
+          ReturnConsumedCapacity: "TOTAL",
+        }),
+      ),
     );
     return answer.Item === undefined ? undefined : unmarshall(answer.Item);
   }
@@ -152,17 +180,19 @@ export function createReader(options: ReaderOptions): Reader {
       const after = checkedCursor(id, historyOptions.cursor);
       const pk = userPartition(id);
       // One more than the page: when it comes back, there is a next page; when not, this is the last.
-      const answer = await client().send(
-        new QueryCommand({
-          TableName: tableName,
-          ConsistentRead: true,
-          ScanIndexForward: false,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :award)",
-          ExpressionAttributeValues: marshall({ ":pk": pk, ":award": AWARD_SK_PREFIX }),
-          Limit: limit + 1,
-          ...(after === undefined ? {} : { ExclusiveStartKey: marshall({ pk, sk: after }) }),
-          ReturnConsumedCapacity: "TOTAL",
-        }),
+      const answer = await answerOf(
+        client().send(
+          new QueryCommand({
+            TableName: tableName,
+            ConsistentRead: true,
+            ScanIndexForward: false,
+            KeyConditionExpression: "pk = :pk AND begins_with(sk, :award)",
+            ExpressionAttributeValues: marshall({ ":pk": pk, ":award": AWARD_SK_PREFIX }),
+            Limit: limit + 1,
+            ...(after === undefined ? {} : { ExclusiveStartKey: marshall({ pk, sk: after }) }),
+            ReturnConsumedCapacity: "TOTAL",
+          }),
+        ),
       );
       const items = (answer.Items ?? []).map((item) => unmarshall(item));
       const page = items.slice(0, limit);

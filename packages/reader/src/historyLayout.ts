@@ -1,5 +1,5 @@
 /**
- * Where the history lives (SPEC §12): one item per award in the user's own partition,
+ * Where the history lives (docs/history.md#the-item): one item per award in the user's own partition,
  * `pk = USER#<userId>`, `sk = AWARD#<awardedAt>#<grant id>`, so a page is one Query and
  * the sort key orders a user's awards by awardedAt. The layout itself is core's
  * (`tableLayout.ts`), which the history's writer writes by.

@@ -8,8 +8,13 @@
  * ```
  *
  * Embeddable: it reads its options and nothing else, logs nothing, does nothing at import.
+ * Its errors are classes to switch on (docs/reading.md#errors): InvalidReadInput (bad input,
+ * its `parameter`), InvalidReaderOption, TableNotFoundError, ThrottledReadError,
+ * UnreadableItemError.
  */
 export { createReader, type HistoryOptions, type Reader } from "./createReader";
+export { InvalidReaderOption, type ReaderOptionName } from "./invalidReaderOption";
+export { InvalidReadInput, READ_PARAMETERS, type ReadParameter } from "./invalidReadInput";
 export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./levels";
 export type { ReaderOptions } from "./readerOptions";
 export {
@@ -24,5 +29,6 @@ export {
   todaySchema,
 } from "./readerSchemas";
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./readInput";
+export { TableNotFoundError } from "./tableNotFoundError";
 export { ThrottledReadError } from "./throttledReadError";
 export { UnreadableItemError } from "./unreadableItemError";

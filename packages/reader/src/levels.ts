@@ -1,5 +1,5 @@
 /**
- * Levels (SPEC §12): level 1 from 0 XP; level n+1 from these totals, then every
+ * Levels (docs/reading.md#levels): level 1 from 0 XP; level n+1 from these totals, then every
  * LEVEL_STEP more. Pure.
  */
 export const LEVEL_FLOORS = [0, 100, 250, 500, 1000, 2000, 3500, 5500, 8000, 11000] as const;

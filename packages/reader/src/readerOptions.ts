@@ -1,7 +1,8 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { InvalidReaderOption } from "./invalidReaderOption";
 
 export interface ReaderOptions {
-  /** The rewards table's name. */
+  /** The rewards table's name (the deploy output `tableName`). */
   tableName: string;
   /**
    * A `DynamoDBClient` of yours (its region, endpoint, credentials, retries). Without one
@@ -10,22 +11,38 @@ export interface ReaderOptions {
    */
   client?: DynamoDBClient;
   /**
-   * The daily XP cap the worker runs with (`REWARDS_DAILY_XP_CAP`), a positive integer;
-   * absent: no cap. It decides where `today` is read from and adds `cap` and `left` to it.
+   * The daily XP cap the worker runs with (`REWARDS_DAILY_XP_CAP`), as the deploy outputs it
+   * (`dailyXpCap`): a positive whole number, or 0 or absent for no cap
+   * (docs/reading.md#no-cap). It decides where `today` is read from and adds `cap` and `left`.
    */
   dailyCap?: number;
   /** Where "now" comes from (today's UTC date); `() => new Date()` unless given. For tests. */
   clock?: () => Date;
 }
 
-/** Throws a RangeError naming the first bad option. */
-export function validateReaderOptions(options: ReaderOptions): void {
-  if (typeof options !== "object" || options === null) throw new RangeError("options: an object is required");
+/** A value as a message shows it: text quoted, so `"50"` is told from `50`. */
+function shown(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "object" && value !== null) return Array.isArray(value) ? "an array" : "an object";
+  return String(value);
+}
+
+/** The cap a reader runs with: undefined for none. Throws InvalidReaderOption naming the first bad option. */
+export function validateReaderOptions(options: ReaderOptions): { dailyCap: number | undefined } {
+  if (typeof options !== "object" || options === null)
+    throw new InvalidReaderOption("options", `an object is required, not ${shown(options)}`);
   if (typeof options.tableName !== "string" || options.tableName.length === 0)
-    throw new RangeError("tableName: the table's name is required");
-  const cap = options.dailyCap;
-  if (cap !== undefined && !(Number.isSafeInteger(cap) && cap > 0))
-    throw new RangeError(`dailyCap: a positive integer or absent (no cap), not ${String(cap)}`);
+    throw new InvalidReaderOption(
+      "tableName",
+      `the table's name is required, not ${shown(options.tableName)}`,
+    );
+  const cap: unknown = options.dailyCap;
+  if (cap !== undefined && !(typeof cap === "number" && Number.isSafeInteger(cap) && cap >= 0))
+    throw new InvalidReaderOption(
+      "dailyCap",
+      `a whole number of XP, 0 or absent for no cap (the deploy output dailyXpCap), not ${shown(cap)}`,
+    );
   if (options.clock !== undefined && typeof options.clock !== "function")
-    throw new RangeError("clock: a function returning a Date");
+    throw new InvalidReaderOption("clock", `a function returning a Date, not ${shown(options.clock)}`);
+  return { dailyCap: cap === undefined || cap === 0 ? undefined : cap };
 }

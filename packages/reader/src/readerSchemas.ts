@@ -1,9 +1,9 @@
 import { z } from "zod";
 
 /**
- * What the reader answers (SPEC §12), as zod schemas: the library's return types come from
- * them (`z.infer`), and the HTTP read API's OpenAPI document is generated from them, so the
- * two cannot drift apart.
+ * What the reader answers (docs/reading.md#what-a-reader-sees), as zod schemas: the library's
+ * return types come from them (`z.infer`), and the HTTP read API's OpenAPI document is
+ * generated from them, so the two cannot drift apart.
  */
 
 const count = z.number().int().nonnegative();
@@ -32,8 +32,13 @@ export const todaySchema = z
 export const profileSchema = z
   .object({
     userId: z.string().min(1),
-    xp: z.number().int().describe("the user's XP (every award paid, less revocations)"),
-    awards: count.describe("the number of awards (less revocations)"),
+    xp: z
+      .number()
+      .int()
+      .describe("the user's XP: the XP paid for their awards, less that of the revoked ones"),
+    awards: count.describe(
+      "the number of awards committed, 0-XP ones included (the daily cap left nothing to pay), less the revoked ones",
+    ),
     level: levelSchema,
     today: todaySchema,
     updatedAt: instant.optional().describe("the profile's last change; absent for a user never awarded"),
@@ -67,7 +72,7 @@ export const historyAwardSchema = z
 
 export type HistoryAward = z.infer<typeof historyAwardSchema>;
 
-/** The same schema under the name DESIGN.md gives it. */
+/** The same schema under a shorter name. */
 export const awardSchema = historyAwardSchema;
 
 export const historyPageSchema = z

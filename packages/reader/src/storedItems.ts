@@ -2,14 +2,14 @@ import { z } from "zod";
 import { type HistoryAward, historyAwardSchema } from "./readerSchemas";
 import { UnreadableItemError } from "./unreadableItemError";
 
-/** The profile item's attributes the reader uses (SPEC §5). */
+/** The profile item's attributes the reader uses (docs/reading.md#the-items-it-reads). */
 const storedProfileSchema = z.object({
   xp: z.number().int(),
   awards: z.number().int().nonnegative(),
   updatedAt: z.string().optional(),
 });
 
-/** A day total's (SPEC §3a). */
+/** A day total's (docs/awards.md#the-daily-cap). */
 const storedDaySchema = z.object({ xp: z.number().int().nonnegative() });
 
 /** What the reader needs of a history item to sum today's XP. */

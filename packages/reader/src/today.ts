@@ -1,7 +1,7 @@
 import { AWARD_SK_PREFIX } from "./historyLayout";
 
 /**
- * An event may be up to this far after the worker's clock (SPEC §2b), so an award earned
+ * An event may be up to this far after the worker's clock (docs/events.md#event-time), so an award earned
  * today (its event's UTC date) may have been committed this long before today began.
  */
 export const FUTURE_EVENT_MARGIN_MS = 5 * 60_000;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 const load = () => freshModule(() => import("../src/levels"));
 
-describe("levelOf (SPEC §12): level n+1 from 100, 250, 500, 1000, 2000, 3500, 5500, 8000, 11000, then every 4000", () => {
+describe("levelOf (docs/reading.md#levels): level n+1 from 100, 250, 500, 1000, 2000, 3500, 5500, 8000, 11000, then every 4000", () => {
   // Every boundary: the last XP of a level, and the first of the next.
   const table: [xp: number, level: number, xpFloor: number, xpNext: number][] = [
     [-5, 1, 0, 100],

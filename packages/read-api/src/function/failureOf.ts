@@ -1,8 +1,7 @@
 import { classifyError } from "@rewards/core/aws";
-import { ThrottledReadError } from "@rewards/reader";
-import { type Parameter, type Problem, problemOf } from "./problem";
+import { InvalidReadInput, ThrottledReadError } from "@rewards/reader";
+import { type Problem, problemOf } from "./problem";
 
-const PARAMETERS: readonly Parameter[] = ["userId", "limit", "cursor"];
 /** Failures of the call itself, with no answer from AWS: the next try may well succeed. */
 const NETWORK_NAMES = new Set(["TimeoutError", "AbortError", "RequestTimeout"]);
 
@@ -12,19 +11,18 @@ function fromAws(error: object): boolean {
 }
 
 /**
- * The problem a failed read answers with: the reader's RangeError (it names the parameter
- * first, `limit: …`) is a 400 for that parameter; AWS throttling (or keys DynamoDB left
- * unprocessed every time: the reader's ThrottledReadError) or a failed call a 503 (try again); anything else — a missing table, denied access, an unreadable item, a bug — a 500.
- * Pure.
+ * The problem a failed read answers with (docs/reading.md#the-http-read-api). Pure:
+ * - the reader's InvalidReadInput: a 400 naming its `parameter` (never read from the message);
+ * - AWS throttling, keys DynamoDB left unprocessed past the reader's backoff
+ *   (ThrottledReadError), a failed call: a 503, try again;
+ * - anything else is a 500: a missing table (the reader's TableNotFoundError: a wrong
+ *   TABLE_NAME, which no retry mends), denied access, an unreadable item, a bug.
+ * A 5xx body says nothing of the cause; the log has it.
  */
 export function failureOf(error: unknown): Problem {
-  if (error instanceof RangeError) {
-    const named = PARAMETERS.find((parameter) => error.message.startsWith(`${parameter}:`));
-    if (named) return problemOf("invalidParameter", error.message, named);
-  }
-  const throttled = error instanceof ThrottledReadError;
+  if (error instanceof InvalidReadInput) return problemOf("invalidParameter", error.message, error.parameter);
   if (
-    throttled ||
+    error instanceof ThrottledReadError ||
     (typeof error === "object" && error !== null && fromAws(error) && classifyError(error) === "transient")
   )
     return problemOf("unavailable", "the rewards table could not be read just now; try again shortly");

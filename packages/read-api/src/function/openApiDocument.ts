@@ -1,4 +1,5 @@
-import { historyPageSchema, MAX_PAGE_LIMIT, profileSchema } from "@rewards/reader";
+import { userIdSchema } from "@rewards/core";
+import { historyPageSchema, MAX_PAGE_LIMIT, profileSchema, READ_PARAMETERS } from "@rewards/reader";
 import { z } from "zod";
 import { problemTypes } from "./problem";
 import { ROUTES } from "./route";
@@ -9,7 +10,7 @@ const problemSchema = z
     title: z.string(),
     status: z.number().int(),
     detail: z.string().describe("what was wrong with this request; for a 5xx, nothing of the cause"),
-    parameter: z.enum(["userId", "limit", "cursor"]).optional().describe("the bad parameter (400 only)"),
+    parameter: z.enum(READ_PARAMETERS).optional().describe("the bad parameter (400 only)"),
   })
   .describe("an RFC 9457 problem");
 
@@ -19,16 +20,38 @@ function component(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-const problem = (description: string) => ({
+/** Every answer's headers (Content-Type is the content's): each one is always sent. */
+const noStore = {
+  "Cache-Control": {
+    description: "always no-store",
+    required: true,
+    schema: { type: "string", const: "no-store" },
+  },
+};
+
+const problem = (description: string, headers: Record<string, unknown> = {}) => ({
   description,
+  headers: { ...noStore, ...headers },
   content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
 });
 
 const failures = {
   "404": problem("no such route"),
-  "405": problem("a method other than GET (the Allow header says GET)"),
-  "500": problem("an internal failure; the body names no cause"),
-  "503": problem("the table could not be read just now (throttling); Retry-After says when to try again"),
+  "405": problem("a method other than GET", {
+    Allow: {
+      description: "the one method allowed",
+      required: true,
+      schema: { type: "string", const: "GET" },
+    },
+  }),
+  "500": problem("an internal failure (a missing table, denied access, a bug); the body names no cause"),
+  "503": problem("the table could not be read just now (throttling); Retry-After says when to try again", {
+    "Retry-After": {
+      description: "seconds to wait before trying again",
+      required: true,
+      schema: { type: "string", pattern: "^[0-9]+$" },
+    },
+  }),
 };
 
 const userIdParameter = {
@@ -36,11 +59,8 @@ const userIdParameter = {
   in: "path",
   required: true,
   description: "the user's id, exactly as in the events (1 to 256 characters), percent-encoded",
-  schema: { type: "string", minLength: 1 },
-};
-
-const noStore = {
-  "Cache-Control": { description: "always no-store", schema: { type: "string", const: "no-store" } },
+  // The events' own rule (1 to 256 characters, counted as code points, as JSON Schema counts them).
+  schema: component(userIdSchema),
 };
 
 /**

@@ -1,8 +1,11 @@
+import type { ReadParameter } from "@rewards/reader";
+
 /**
  * The read API's problems (RFC 9457): each a stable `type` URI a client can switch on, its
  * status and title. The `detail` says what was wrong with this request; a 400 also names the
- * bad parameter (`parameter`: `userId`, `limit` or `cursor`). 5xx details say nothing of the
- * cause (no stack, no AWS error): that is in the function's log.
+ * bad parameter (`parameter`: the reader's InvalidReadInput parameters, `userId`, `limit`,
+ * `cursor`). 5xx details say nothing of the cause (no stack, no AWS error, no table name):
+ * that is in the function's log.
  */
 export const PROBLEM_BASE = "https://rewards.dev/problems/";
 
@@ -16,8 +19,8 @@ export const problemTypes = {
 
 export type ProblemKind = keyof typeof problemTypes;
 
-/** The read API's parameters a 400 can name. */
-export type Parameter = "userId" | "limit" | "cursor";
+/** The read API's parameters a 400 can name: the reader's. */
+export type Parameter = ReadParameter;
 
 export interface Problem {
   type: string;

@@ -10,7 +10,7 @@ import {
 } from "@rewards/core/deploy";
 import { z } from "zod";
 
-/** The read API's variables (§6): nothing else is read. */
+/** The read API's variables (README.md#configuration): nothing else is read. */
 const readApiConfigSchema = z.object({
   TABLE_NAME: requiredText(),
   ...sdkVariables,
