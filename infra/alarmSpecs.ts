@@ -22,7 +22,8 @@ export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
  * and throttles; the worker's `Rewards` metrics (EMF) — `failed` above zero for several
  * minutes in a row (transient failures that do not clear), `parked` at all; the announcer
  * falling behind the stream (its iterator age), and batches it gave up (its failure queue);
- * the history writer falling behind the stream, and its failed invocations; the read API's 5xx
+ * the history writer falling behind the stream, its failed invocations, and batches it gave up
+ * (its failure queue: a partial batch response is never in `Errors`); the read API's 5xx
  * answers and its p99 latency.
  */
 export function alarmSpecs<Name>(names: {
@@ -32,6 +33,7 @@ export function alarmSpecs<Name>(names: {
   announcerFunctionName: Name;
   announcerFailureQueue: Name;
   historyFunctionName: Name;
+  historyFailureQueue: Name;
   readApiFunctionName: Name;
 }): AlarmSpec<Name>[] {
   const {
@@ -149,6 +151,18 @@ export function alarmSpecs<Name>(names: {
       threshold: historyIteratorAgeMs,
       periodSeconds: 60,
       evaluationPeriods: historyIteratorAgePeriods,
+    },
+    {
+      name: "HistoryGaveUp",
+      description:
+        "The history writer gave up batches of awards (readers do not see them): `rewards history failures`, then `rewards history replay` within 24 hours (after that, `rewards history rebuild`).",
+      namespace: "AWS/SQS",
+      metricName: "ApproximateNumberOfMessagesVisible",
+      dimensions: { QueueName: names.historyFailureQueue },
+      statistic: "Maximum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
     },
     {
       name: "HistoryErrors",

@@ -102,6 +102,7 @@ describe("rewards dev", () => {
       "CONSUMER_QUEUE_URL",
       "DLQ_URL",
       "GRANTS_QUEUE_URL",
+      "HISTORY_FAILURE_QUEUE_URL",
       "QUEUE_URL",
       "READER_URL",
       "TABLE_NAME",

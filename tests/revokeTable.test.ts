@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import { isAwardCandidate } from "@rewards/announcer";
 import { revokeIntent } from "@rewards/cli";
 import {
@@ -155,6 +160,78 @@ describe("revoking on the embedded DynamoDB", () => {
     });
     const profile = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: profileKey(user) }));
     expect(profile.Item).toMatchObject({ xp: 0, awards: 0 });
+  });
+
+  it("a guard revoked before revocationId existed (revokedAt and revokedReason only) reads already_revoked to a later run, dry or not", async ({
+    stack,
+  }) => {
+    const { table, user, key, dynamo } = await oneAward(stack, "u");
+    // Revoked as `rewards revoke` did before it wrote the attempt's id (docs/revoking.md, "What it
+    // does, per line"): the guard marked with revokedAt and revokedReason, the XP and count taken back.
+    const revokedAt = "2026-12-01T09:30:00.000Z";
+    await dynamo.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: table.tableName,
+              Key: guardKey(key),
+              UpdateExpression: "SET revokedAt = :now, revokedReason = :reason",
+              ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(revokedAt)",
+              ExpressionAttributeValues: { ":now": revokedAt, ":reason": "before the id" },
+            },
+          },
+          {
+            Update: {
+              TableName: table.tableName,
+              Key: profileKey(user),
+              UpdateExpression: "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now",
+              ExpressionAttributeValues: { ":minusAmount": -20, ":minusOne": -1, ":now": revokedAt },
+            },
+          },
+        ],
+      }),
+    );
+    const guardBefore = (
+      await dynamo.send(new GetCommand({ TableName: table.tableName, Key: guardKey(key) }))
+    ).Item;
+    expect(guardBefore).toMatchObject({ revokedAt, revokedReason: "before the id" });
+    expect(guardBefore?.revocationId).toBeUndefined();
+
+    const deps = { dynamo, tableName: table.tableName, reason: "producer bug" };
+    const earlier = { intentKey: key, userId: user, xp: 20, revokedAt, revokedReason: "before the id" };
+    // Not this run's own (it has attempted nothing yet), dry or not: no id on the guard is no id of ours.
+    expect(await revokeIntent(1, key, { ...deps, dryRun: true })).toEqual({
+      line: 1,
+      verdict: "already_revoked",
+      ...earlier,
+    });
+    expect(await revokeIntent(2, key, { ...deps, dryRun: false })).toEqual({
+      line: 2,
+      verdict: "already_revoked",
+      ...earlier,
+    });
+    // As the operator sees it: nothing revoked, nothing counted twice.
+    const cli = await runCli(
+      ["revoke", "-", "--reason", "producer bug", "--yes"],
+      table.env,
+      `${JSON.stringify({ intentKey: key })}\n`,
+    );
+    expect(cli).toEqual({
+      code: 0,
+      stdout: [
+        `line 1: already_revoked "${key}": user ${user} 20 XP, revoked at ${revokedAt} ("before the id")`,
+        "0 revoked (0 XP from 0 users), 1 already_revoked, 0 not_found, 0 invalid, 0 failed",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    // The table is as the earlier revocation left it: the XP taken back once, the guard unmarked by us.
+    const guard = (await dynamo.send(new GetCommand({ TableName: table.tableName, Key: guardKey(key) })))
+      .Item;
+    expect(guard).toEqual(guardBefore);
+    const profile = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: profileKey(user) }));
+    expect(profile.Item).toMatchObject({ xp: 0, awards: 0, updatedAt: revokedAt });
   });
 
   it("does not revoke a guard that expired, or was replaced by a new award, since it was read", async ({

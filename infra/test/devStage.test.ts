@@ -61,7 +61,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       endpoint: "ops@example.com",
     });
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
-    expect(alarms).toHaveLength(14);
+    expect(alarms).toHaveLength(15);
     for (const alarm of alarms) {
       expect(alarm.inputs.alarmActions).toEqual([expect.stringMatching(/RewardsAlarms$/)]);
     }

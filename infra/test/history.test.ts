@@ -147,7 +147,7 @@ describe("the reader's history: a third function on the table's stream", () => {
     expectNothingElse(run, HISTORY);
   });
 
-  it("alarms when it falls behind the stream, and when its invocations fail", () => {
+  it("alarms when it falls behind the stream, when its invocations fail, and when it gives a batch up", () => {
     const alarms = Object.fromEntries(
       all(run, "aws:cloudwatch/metricAlarm:MetricAlarm").map((a) => [a.name, a.inputs]),
     );
@@ -172,5 +172,17 @@ describe("the reader's history: a third function on the table's stream", () => {
       evaluationPeriods: 1,
       comparisonOperator: "GreaterThanThreshold",
     });
+    // A partial batch response is never in Errors: its failure queue is where a given-up batch shows.
+    expect(alarms.HistoryGaveUp).toMatchObject({
+      namespace: "AWS/SQS",
+      metricName: "ApproximateNumberOfMessagesVisible",
+      dimensions: { QueueName: expect.stringMatching(/HistoryFailuresQueue/) },
+      statistic: "Maximum",
+      threshold: 0,
+      period: 60,
+      evaluationPeriods: 1,
+      comparisonOperator: "GreaterThanThreshold",
+    });
+    expect(alarms.HistoryGaveUp?.alarmDescription).toContain("`rewards history replay`");
   });
 });

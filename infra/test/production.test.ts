@@ -135,6 +135,7 @@ describe("production: alarms and outputs", () => {
       "DlqNotEmpty",
       "HistoryBehind",
       "HistoryErrors",
+      "HistoryGaveUp",
       "MessagesFailing",
       "MessagesParked",
       "QueueBacklogOld",

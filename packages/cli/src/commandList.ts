@@ -60,14 +60,14 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "announcer",
     term: "announcer [options]",
     description:
-      "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL. Until SIGINT/SIGTERM",
+      "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM",
     load: async () => (await import("./commands/announcer")).registerAnnouncer,
   },
   {
     name: "history",
     term: "history [options]",
     description:
-      "run the history's writer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one history item (docs/history.md); given-up batches go to HISTORY_FAILURE_QUEUE_URL. Until SIGINT/SIGTERM",
+      "run the history's writer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one history item (docs/history.md); given-up batches go to HISTORY_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM. `failures` and `replay` operate those batches; `rebuild` rewrites users' history from the guards",
     load: async () => (await import("./commands/history")).registerHistory,
   },
   {

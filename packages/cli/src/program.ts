@@ -12,14 +12,18 @@ function commandPath(command: Command): string {
   return names.join(" ");
 }
 
-/** `rewards` with no commands. */
+/**
+ * `rewards` with no commands. Options are positional: a command's options are its own, after
+ * its name (`rewards history replay --json` is replay's --json, not the writer's).
+ */
 export function bareProgram(): Command {
   return new Command()
     .name("rewards")
     .description(
       "Reading rewards, paid exactly once. Targets the local stack when the AWS_ENDPOINT_URL_* variables point at it (`rewards dev` prints them), AWS otherwise.",
     )
-    .version(version, "--version", "print the version");
+    .version(version, "--version", "print the version")
+    .enablePositionalOptions();
 }
 
 /**

@@ -72,11 +72,13 @@ describe("guardStanding", () => {
     expect(guardStanding(revoked, nowMs, { revocationId: "attempt-2" })).toMatchObject({
       verdict: "already_revoked",
     });
-    // A revocation written before the id existed is never this run's.
+    // A revocation written before the id existed is never this run's: not after an attempt of
+    // ours, and not before any (no id on the guard is not "the same id as no attempt").
     const { revocationId: _, ...unmarked } = revoked;
     expect(guardStanding(unmarked, nowMs, { revocationId: "attempt-1" })).toMatchObject({
       verdict: "already_revoked",
     });
+    expect(guardStanding(unmarked, nowMs)).toMatchObject({ verdict: "already_revoked" });
   });
 
   it("a revoked guard that expired is not_found: the intent is forgotten", () => {

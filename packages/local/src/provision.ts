@@ -16,6 +16,8 @@ export interface ProvisionOptions {
   dlqName?: string;
   /** The announcer's on-failure destination, and the queue the local bus's rule fills. */
   announcerFailureQueueName?: string;
+  /** The history writer's on-failure destination. */
+  historyFailureQueueName?: string;
   grantsQueueName?: string;
   /** The queue the local bus's second rule fills with the CloudEvent alone (a consumer's own). */
   consumerQueueName?: string;
@@ -31,6 +33,7 @@ export interface Provisioned {
   queueUrl: string;
   dlqUrl: string;
   announcerFailureQueueUrl: string;
+  historyFailureQueueUrl: string;
   grantsQueueUrl: string;
   consumerQueueUrl: string;
 }
@@ -94,7 +97,8 @@ async function createQueue(sqs: SQSClient, name: string, retentionSeconds: numbe
 
 /**
  * Creates the table (with TTL and its stream), the DLQ, the queue with its redrive policy,
- * the announcer's failure queue, the grants queue and the consumer queue. Idempotent.
+ * the announcer's and the history writer's failure queues, the grants queue and the consumer
+ * queue. Idempotent.
  */
 export async function provision(
   sqs: SQSClient,
@@ -128,6 +132,11 @@ export async function provision(
     options.announcerFailureQueueName ?? resources.announcerFailureQueue.name,
     resources.announcerFailureQueue.retentionSeconds,
   );
+  const historyFailureQueueUrl = await createQueue(
+    sqs,
+    options.historyFailureQueueName ?? resources.historyFailureQueue.name,
+    resources.historyFailureQueue.retentionSeconds,
+  );
   const grantsQueueUrl = await createQueue(
     sqs,
     options.grantsQueueName ?? resources.grantsQueue.name,
@@ -157,6 +166,7 @@ export async function provision(
     queueUrl: main.QueueUrl as string,
     dlqUrl,
     announcerFailureQueueUrl,
+    historyFailureQueueUrl,
     grantsQueueUrl,
     consumerQueueUrl,
   };

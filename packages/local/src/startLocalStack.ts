@@ -145,6 +145,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       DLQ_URL: provisioned.dlqUrl,
       BUS_NAME: busName,
       ANNOUNCER_FAILURE_QUEUE_URL: provisioned.announcerFailureQueueUrl,
+      HISTORY_FAILURE_QUEUE_URL: provisioned.historyFailureQueueUrl,
       GRANTS_QUEUE_URL: provisioned.grantsQueueUrl,
       CONSUMER_QUEUE_URL: provisioned.consumerQueueUrl,
     },

@@ -4,6 +4,7 @@ import { functionLinesToStderr } from "../functions/functionProcess";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
+import { givenUpNotice } from "../streamFailures/givenUpNotice";
 import {
   addStreamFunctionOptions,
   runUntilStopped,
@@ -17,7 +18,7 @@ export function registerAnnouncer(program: Command): void {
     program
       .command("announcer")
       .description(
-        "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL. Until SIGINT/SIGTERM",
+        "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM",
       ),
     deployed,
     "announcer",
@@ -51,5 +52,17 @@ export function registerAnnouncer(program: Command): void {
         retries: summary.retries,
         "batches given up": summary.givenUp,
       });
+    const notice = givenUpNotice(summary.givenUp, {
+      variable: "ANNOUNCER_FAILURE_QUEUE_URL",
+      set: config.ANNOUNCER_FAILURE_QUEUE_URL !== undefined,
+      failures: "rewards grants failures",
+      replay: "rewards grants replay",
+      pastTheStream:
+        "announce their awards again from the table with `rewards grants republish --since <when>`",
+    });
+    if (notice !== undefined) {
+      process.stderr.write(`rewards: ${notice}\n`);
+      process.exitCode = 1;
+    }
   });
 }

@@ -88,6 +88,7 @@ export function registerDev(program: Command): void {
               config,
               code: options.function,
               settings: deployedHistorySettings(),
+              failureQueueUrl: config.HISTORY_FAILURE_QUEUE_URL,
               logger,
               onOutput,
             })

@@ -4,7 +4,7 @@ import type { Environment } from "@rewards/core/deploy";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CliConfig, clientsFor, commandConfig } from "../cliConfig";
 import { releaseReported } from "../dlq/heldMessages";
-import { type FailureReplay, failureRow, holdFailures, replayFailures } from "../grants/failedBatches";
+import { type FailureReplay, replayFailures } from "../grants/failedBatches";
 import { type GrantsBatch, type ReceivedAnnouncement, receiveGrants } from "../grants/receiveGrants";
 import { republishFromTable } from "../grants/republish";
 import { createStreamsClient } from "../grants/tableStream";
@@ -12,6 +12,8 @@ import { integer } from "../options";
 import { plural, printJson, printPairs, printTable, tableText, writeFlushed } from "../output";
 import { type Progress, progressBar } from "../progress";
 import { queueCounts } from "../queues/queueCounts";
+import { cliLogger } from "../stdErrLogger";
+import { failureRow, holdFailures } from "../streamFailures/heldFailures";
 import { untilSignal } from "../untilSignal";
 
 /** An instant: RFC 3339 (`2026-12-01T09:00:00Z`) or a date (`2026-12-01`, midnight UTC). */
@@ -22,12 +24,19 @@ function instant(value: string): Date {
   return new Date(ms);
 }
 
-/** The announcer's own dependencies, from the shell's configuration (BUS_NAME and the SDK's variables). */
+/**
+ * The announcer's own dependencies, from the shell's configuration (BUS_NAME and the SDK's
+ * variables); its log lines on stderr, so stdout carries only the report.
+ */
 function announcerDepsOf(config: CliConfig<"BUS_NAME">) {
   const env: Environment = Object.fromEntries(
     Object.entries(config).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
   );
-  return createAnnouncerDeps({ ...env, LOG_LEVEL: config.LOG_LEVEL ?? "warn" });
+  const level = config.LOG_LEVEL ?? "warn";
+  return {
+    ...createAnnouncerDeps({ ...env, LOG_LEVEL: level }),
+    logger: cliLogger("rewards-announcer", level),
+  };
 }
 
 function progressFor(json: boolean | undefined, label: string) {

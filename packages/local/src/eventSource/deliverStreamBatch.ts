@@ -44,7 +44,8 @@ export async function deliverStreamBatch(
     const current = queue.shift() as Pending;
     if (maximumRecordAgeSeconds >= 0) {
       const oldest = settings.clock() / 1000 - maximumRecordAgeSeconds;
-      // Only records the function would be handed: a filtered-out one is simply done.
+      // Only records the function would be handed: a filtered-out one is simply done (and
+      // not counted in the failure record's batchSize, as on the retry path).
       const tooOld = current.records.filter(
         (r) => filter(r) && (r.dynamodb?.ApproximateCreationDateTime ?? Infinity) < oldest,
       );
@@ -81,7 +82,11 @@ export async function deliverStreamBatch(
     const retries = current.retries + 1;
     if (maximumRetryAttempts >= 0 && retries > maximumRetryAttempts) {
       const error = verdict.kind === "wholeBatchFailed" ? "Unhandled" : undefined;
-      if (!(await giveUp(shardId, rest, "RetryAttemptsExhausted", retries, error))) return false;
+      // The failure record describes the records the function was handed, as the age path's
+      // does: the filtered-out ones between them are in its range but not in its batchSize
+      // (docs/local-stack.md, "The on-failure record under a filter").
+      if (!(await giveUp(shardId, rest.filter(filter), "RetryAttemptsExhausted", retries, error)))
+        return false;
       await done(rest.at(-1));
       continue;
     }
