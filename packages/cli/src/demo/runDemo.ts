@@ -1,5 +1,6 @@
 import { createAnnouncerDeps } from "@rewards/announcer";
 import type { Logger } from "@rewards/core/aws";
+import { createHistoryDeps } from "@rewards/history";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import { clientsFor, configFrom } from "../cliConfig";
 import { replayDlq } from "../dlq/filteredReplay";
@@ -14,6 +15,7 @@ import { replayFailures } from "../grants/failedBatches";
 import { grantsAmong, receiveGrants } from "../grants/receiveGrants";
 import { createStreamsClient } from "../grants/tableStream";
 import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
+import { replayHistoryFailures } from "../history/replayHistoryFailures";
 import { compareXp, dayTotalsOver, type Mismatch } from "../profiles";
 import { queueCounts } from "../queues/queueCounts";
 import { waitUntilDrained } from "../queues/waitForDrain";
@@ -132,6 +134,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       dlqName: "rewards-demo-events-dlq",
       busName: "rewards-demo-bus",
       announcerFailureQueueName: "rewards-demo-announcer-failures",
+      historyFailureQueueName: "rewards-demo-history-failures",
       grantsQueueName: "rewards-demo-grants",
       consumerQueueName: "rewards-demo-consumer",
     });
@@ -222,6 +225,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
           pollIntervalMs: 100,
           retryDelayMs: 50,
         },
+        failureQueueUrl: stack.resources.historyFailureQueueUrl,
         logger: options.logger,
       });
       await drain("the queue", worker.stats);
@@ -245,6 +249,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       if (!(await waitUntilAnnounced(history.source, Date.now(), timeoutMs)))
         problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
       await history.stop();
+      // Batches it gave up: replayed from the stream, as an operator would (`rewards history replay`).
+      const replayed = await replayHistoryFailures({
+        sqs,
+        streams: createStreamsClient(config),
+        history: createHistoryDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+        queueUrl: stack.resources.historyFailureQueueUrl,
+        max: 1000,
+        dryRun: false,
+      });
+      const unwritten = replayed.filter((r) => r.outcome !== "written").length;
+      if (unwritten > 0) problems.push(`${unwritten} given-up history batches could not be replayed`);
     });
     const historyCheck = await inPhase("verifying the history", () =>
       checkHistory(dynamo, config.TABLE_NAME),
