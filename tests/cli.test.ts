@@ -160,7 +160,7 @@ describe("rewards user, guard and dlq", () => {
       expect(user.code).toBe(0);
       const shown = JSON.parse(user.stdout);
       expect(shown.profile).toMatchObject({ userId: "cli-look", xp: 120, awards: 2, level: { level: 2 } });
-      // No history writer runs here (it is the stream's, §12): the profile has the awards, the history not yet.
+      // No history writer runs here (it is the stream's: docs/history.md): the profile has the awards, the history not yet.
       expect(shown.history).toEqual({ awards: [] });
 
       const guard = await cli([

@@ -18,7 +18,7 @@ import { createWorkerDeps, processBatch, type WorkerDeps } from "@rewards/worker
 import { describe, expect } from "vitest";
 
 /**
- * SPEC §5a (one transaction per user per batch) and §3a (the daily cap in it), through the
+ * One transaction per user per batch and the daily cap in it (docs/awards.md), through the
  * handler against the local stack, counting the transactions each batch really sends.
  */
 const it = stackTest();
@@ -60,7 +60,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 const shared = (userId: string, articleSlug: string, channel: string) =>
   eventBody("article.shared", { userId, articleSlug, channel });
 
-describe("one transaction per user per batch (§5a)", () => {
+describe("one transaction per user per batch", () => {
   it("two users × five new intents: one transaction each, every guard its own", async ({ env }) => {
     const deps = depsFor(env);
     const sent = transactions(deps);
@@ -195,7 +195,7 @@ describe("one transaction per user per batch (§5a)", () => {
   });
 });
 
-describe("the daily cap in the same transaction (§3a)", () => {
+describe("the daily cap in the same transaction", () => {
   const capped = (env: Record<string, string>) => depsFor(env, { REWARDS_DAILY_XP_CAP: "50" });
 
   it("in one batch: 20, 20, 10 then capped; another day paid; a signup on top; the day holds 50", async ({
@@ -316,7 +316,7 @@ describe("the daily cap in the same transaction (§3a)", () => {
   });
 });
 
-describe("FIFO order inside a coalesced run (§5a, issue 34)", () => {
+describe("FIFO order inside a coalesced run (issue 34)", () => {
   const fifo = { groupId: "g1", queueArn: "arn:aws:sqs:us-east-1:000000000000:rewards-events.fifo" };
   const fifoRun = (deps: WorkerDeps, bodies: string[]) =>
     processBatch(deps, sqsEvent(bodies.map((body) => sqsRecord(body, fifo))), lambdaContext());

@@ -18,7 +18,7 @@ import { pino } from "pino";
 import { describe, expect } from "vitest";
 
 /**
- * Three kinds of bug in the coalesced award path (SPEC §5a, §3a) that once got through with
+ * Three kinds of bug in the coalesced award path (docs/awards.md) that once got through with
  * every related test green, pinned through the handler and through core's awardTogether,
  * with the real SDK against the local stack:
  * 1. the 100-item limit counted without the day totals (a new day adds an item);
@@ -126,7 +126,7 @@ const streak = (userId: string, day: string) => eventBody("streak.day", { userId
 const daysIn = (transaction: { TransactItems: Array<Record<string, { Key?: { sk?: { S: string } } }>> }) =>
   transaction.TransactItems.filter((item) => item.Update?.Key?.sk?.S.startsWith("DAY#")).length;
 
-describe("1. the 100-item limit counts the day totals (§5a, §3a)", () => {
+describe("1. the 100-item limit counts the day totals", () => {
   it("97 awards of one day then 3 of another: the new day is an item, so the split comes before it", async ({
     env,
   }) => {
@@ -175,7 +175,7 @@ describe("1. the 100-item limit counts the day totals (§5a, §3a)", () => {
   });
 });
 
-describe("2. a lost answer under the cap reports what the cap let it pay (§3a, §5a)", () => {
+describe("2. a lost answer under the cap reports what the cap let it pay", () => {
   it("its own guards recognised after a partial cancellation: XP reported = guard amount = profile delta, in results, logs and metrics", async ({
     env,
   }) => {
@@ -266,7 +266,7 @@ describe("2. a lost answer under the cap reports what the cap let it pay (§3a, 
   });
 });
 
-describe("3. a record is known by its place in the run (§5a)", () => {
+describe("3. a record is known by its place in the run", () => {
   it("after a partial cancellation, with a copy: each record gets its own outcome and XP", async ({
     env,
   }) => {

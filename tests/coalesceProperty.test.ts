@@ -16,7 +16,7 @@ import fc from "fast-check";
 import { describe, expect } from "vitest";
 
 /**
- * SPEC §5a and §3a as a property, through the handler against the local stack: over random
+ * One transaction per user and the daily cap (docs/awards.md) as a property, through the handler against the local stack: over random
  * batches — users, repeats, in-batch copies, intents paid before, a poisoned profile,
  * injected throttling and lost answers, with and without a cap — every record gets exactly
  * the outcome the one-at-a-time worker gives it, and every user exactly its XP.
@@ -166,7 +166,7 @@ describe("coalesced awards equal one-at-a-time awards", () => {
 });
 
 /**
- * SPEC §5a on a FIFO queue, as a property: one message group of several users, with
+ * One transaction per user (docs/awards.md) on a FIFO queue, as a property: one message group of several users, with
  * throttling, lost answers, transactions throttled until their retries run out, rejections
  * (a poisoned profile) and a DLQ that refuses the park. The first record that ends `failed`
  * fails every later one of its group (`fifo_blocked`) and none of them is paid; every record

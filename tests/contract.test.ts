@@ -142,7 +142,7 @@ print(json.dumps([list(error.absolute_path), error.message]))
 });
 
 describe("reward.granted, as docs/events.md shows it to consumers", () => {
-  it("the example is what the announcer makes of SPEC's award, valid against the schema, and the example rule matches it", async () => {
+  it("the example is what the announcer makes of the contract's example award, valid against the schema, and the example rule matches it", async () => {
     const section = (await readFile(new URL("docs/events.md", root), "utf8")).split(
       GRANTS_SECTION,
     )[1] as string;

@@ -7,7 +7,7 @@ import { award, ownTable } from "./fixtures/announcerFixtures";
 import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 /**
- * The daily cap where an operator reads it (SPEC §3a): `rewards user` shows today's total and
+ * The daily cap where an operator reads it (docs/awards.md#the-daily-cap): `rewards user` shows today's total and
  * the cap; the DLQ's replay preview says what each parked copy would pay under it. The CLI
  * reads the same REWARDS_DAILY_XP_CAP the worker runs with.
  */
@@ -19,7 +19,7 @@ describe("the daily cap in the operator's commands", () => {
     const env: Record<string, string> = { ...table.env, REWARDS_DAILY_XP_CAP: "50" };
     const user = `cap-user-${randomUUID().slice(0, 6)}`;
     await award(env, [completed(user, "a"), completed(user, "b"), completed(user, "c"), signup(user)]);
-    // Without a cap, today's XP comes from the history (§12), which the stream's writer fills.
+    // Without a cap, today's XP comes from the history (docs/history.md), which the stream's writer fills.
     await writeHistoryOfStream(env, table.streamArn);
     const today = new Date().toISOString().slice(0, 10);
     const json = await runCli(["user", user, "--json"], env);

@@ -3,7 +3,7 @@ import { eventBody, HANG_GUARD_MS, profileIn, runCli, stackTest, startCli, waitF
 import { describe, expect } from "vitest";
 
 /**
- * The daily cap is one setting wherever the worker runs (SPEC §6, §9): `--daily-cap N` on
+ * The daily cap is one setting wherever the worker runs: `--daily-cap N` on
  * `rewards worker` and `rewards dev` (0: none), else REWARDS_DAILY_XP_CAP, reaching the
  * worker function's own environment. Each case publishes 60 XP of one user on one day
  * (three article.completed of 20 XP at the same instant) and reads the profile's XP.

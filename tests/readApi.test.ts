@@ -15,7 +15,7 @@ import { describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
 import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
-// The HTTP read API (SPEC §12) against the local stack: the function's handler with its real
+// The HTTP read API (docs/reading.md) against the local stack: the function's handler with its real
 // deps, then the local function URL `rewards dev` serves, then the Python caller.
 
 const it = stackTest();

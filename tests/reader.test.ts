@@ -22,7 +22,7 @@ import { describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
 import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
-// @rewards/reader against the local stack (SPEC §12): what a site reads after real awards.
+// @rewards/reader against the local stack (docs/reading.md): what a site reads after real awards.
 
 const it = stackTest();
 
@@ -370,7 +370,7 @@ describe("@rewards/reader on the local stack", () => {
     const reader = createReader({ tableName: table.tableName, client: countingClient(table.env).client });
     await award(table.env, [completed("fresh", "a")]);
     expect(await reader.profile("fresh")).toMatchObject({ xp: 20, awards: 1 });
-    // The history is written from the stream, after the commit (§12's lag).
+    // The history is written from the stream, after the commit (docs/history.md: its lag).
     expect(await reader.history("fresh")).toEqual({ awards: [] });
     await writeHistoryOfStream(table.env, table.streamArn);
     expect((await reader.history("fresh")).awards).toHaveLength(1);

@@ -170,7 +170,7 @@ describe("rewards revoke, with rewards dev running", () => {
       revokedReason: "producer bug",
     });
 
-    // Three grants and two revocations reach the grants queue: each revocation by the §11 id.
+    // Three grants and two revocations reach the grants queue: each revocation by the revocation's id.
     expect(
       await waitFor(
         async () => {

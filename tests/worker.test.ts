@@ -113,7 +113,7 @@ describe("the batch worker against the local stack", () => {
       messageId: first.results[0]?.messageId,
       awardedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       expiresAt: Math.floor(awardedAt / 1000) + 90 * 86_400,
-      // For the history (§12): the validated data without userId, and the event's own time.
+      // For the history (docs/history.md): the validated data without userId, and the event's own time.
       data: { articleSlug: "idempotent-writes" },
       eventTime: JSON.parse(firstBody).time,
     });

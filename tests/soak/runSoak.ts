@@ -400,7 +400,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       const guard = guardImageSchema.safeParse(Item);
       if (!guard.success || guard.data.revokedAt === undefined || guard.data.revokedReason === undefined)
         continue;
-      // Its id is the §11 one: (intent key, awardedAt, "revoked").
+      // Its id is the revocation's (docs/revoking.md): (intent key, awardedAt, "revoked").
       const revocation = rewardRevoked({
         ...guard.data,
         revokedAt: guard.data.revokedAt,

@@ -74,7 +74,7 @@ export async function compareXp(
 }
 
 /**
- * The day totals (SPEC §3a) above `cap`: a scan of the table (a local run's check; on AWS a
+ * The day totals (docs/awards.md#the-daily-cap) above `cap`: a scan of the table (a local run's check; on AWS a
  * scan reads every item). An empty list is the cap held.
  */
 export async function dayTotalsOver(

@@ -55,7 +55,7 @@ export function registerGuard(program: Command): void {
         ...(Item.requested === undefined ? {} : { requested: Item.requested }),
         expiresAt:
           typeof Item.expiresAt === "number" ? new Date(Item.expiresAt * 1000).toISOString() : "never",
-        // A revoked award's guard stays until it expires, so the intent is not paid again (§11).
+        // A revoked award's guard stays until it expires, so the intent is not paid again (docs/revoking.md).
         ...(Item.revokedAt === undefined
           ? {}
           : { revokedAt: Item.revokedAt, revokedReason: Item.revokedReason }),

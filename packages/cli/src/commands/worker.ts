@@ -50,7 +50,7 @@ export function addPollerOptions(command: Command, { minPollers = 1 } = {}): Com
 
 /**
  * `--daily-cap <n>` (rewards worker, rewards dev): the worker's REWARDS_DAILY_XP_CAP; 0 is none,
- * whatever the shell says. Without the option, the shell's REWARDS_DAILY_XP_CAP (SPEC §9).
+ * whatever the shell says. Without the option, the shell's REWARDS_DAILY_XP_CAP.
  */
 export function dailyCapOption(): Option {
   return new Option(

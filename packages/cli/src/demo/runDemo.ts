@@ -71,7 +71,7 @@ export interface DemoReport {
   mismatches: Mismatch[];
   /** reward.granted as the local bus delivered it, against the table's awards. */
   grants: GrantCheck & { givenUp: number; replayedBatches: number };
-  /** Every guard's one history item (§12). */
+  /** Every guard's one history item (docs/history.md). */
   history: HistoryCheck;
   /** The read API (a local function URL), for the user with the most awards, against the table. */
   readApi: ReadApiCheck;

@@ -14,7 +14,7 @@ import { classifyError, retryRemainder } from "@rewards/core/aws";
 /**
  * What replaying a parked message would do now: `pay` (no live guard for its intent), `paid`
  * (its intent's guard is present and unexpired: a duplicate), `revoked` (paid, then revoked,
- * §11: its guard is live, so also a duplicate that pays nothing), `stale` (older than its rule's
+ * docs/revoking.md: its guard is live, so also a duplicate that pays nothing), `stale` (older than its rule's
  * memory), `invalid` (it would be parked again: bad JSON, schema, type, or a time too far ahead).
  */
 export type ReplayVerdict = "pay" | "pay_part" | "capped" | "paid" | "revoked" | "stale" | "invalid";

@@ -41,7 +41,7 @@ function isFatal(error: unknown): boolean {
 }
 
 /**
- * Revokes one intent's award (§11): a consistent read, the verdict, and — unless a dry run —
+ * Revokes one intent's award (docs/revoking.md): a consistent read, the verdict, and — unless a dry run —
  * the one transaction. A cancelled transaction (the guard changed since it was read) is
  * judged again by reading again; transient errors are retried with the same
  * ClientRequestToken and byte-identical parameters, so a commit whose answer was lost

@@ -10,7 +10,7 @@ import {
 } from "@rewards/core/deploy";
 import { z } from "zod";
 
-/** The history writer's variables (§6): nothing else is read. */
+/** The history writer's variables (README's configuration): nothing else is read. */
 const historyConfigSchema = z.object({
   TABLE_NAME: requiredText(),
   ...sdkVariables,
