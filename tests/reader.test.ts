@@ -353,14 +353,14 @@ describe("@rewards/reader on the local stack", () => {
     expect((error as Error).message).toBe(
       `BatchGetItem left 1 key(s) unprocessed after ${made} calls over ${elapsedMs} ms (throttled): try again later`,
     );
-    // Within the bound: at most 8 calls, and no wait past 1 s after the first began (so the
-    // error comes no later than 1 s and one call's time); the calls spread out by the waits.
-    // The first four waits' ceilings add up to 375 ms: 5 calls at least, whatever is drawn.
+    // Within the bound: at most 8 calls; the calls spread out by the waits. The first four
+    // waits' ceilings add up to 375 ms: 5 calls at least, whatever is drawn. (That no wait ends
+    // past 1 s is the pure policy's test, unprocessedKeysBackoff.test.ts: a wall-clock bound
+    // here would measure the machine's load.) The reader's elapsedMs is whole milliseconds.
     expect(made).toBeGreaterThanOrEqual(5);
     expect(made).toBeLessThanOrEqual(8);
     expect((calls.at(-1)?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(50);
-    expect(elapsedMs).toBeLessThanOrEqual(took);
-    expect(took).toBeLessThan(1000 + 500);
+    expect(elapsedMs).toBeLessThanOrEqual(Math.ceil(took));
   });
 
   it("a read right after an award sees it (strongly consistent), before the history has it", async ({

@@ -13,6 +13,10 @@ export function describeFailure(
   const message = error instanceof Error ? error.message : String(error);
   if (name === "ResourceNotFoundException")
     return `table ${JSON.stringify(env.TABLE_NAME ?? "")} does not exist here (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): ${message}`;
+  // The reader library's own error (rewards user reads through it) says it in its callers'
+  // words (tableName, the client); here the table came from TABLE_NAME.
+  if (name === "TableNotFoundError")
+    return `table ${JSON.stringify(env.TABLE_NAME ?? "")} does not exist here (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB)`;
   if (name === "QueueDoesNotExist" || name.includes("NonExistentQueue"))
     return `queue does not exist here (check ${queueVariables(inUse)
       .map((variable) => `${variable} ${JSON.stringify(env[variable] ?? "")}`)
