@@ -1,5 +1,6 @@
 import {
   announcerEnvironment,
+  DEFAULT_HISTORY_DAYS,
   historyEnvironment,
   readApiEnvironment,
   resources,
@@ -253,6 +254,9 @@ export function createRewards() {
     readApiFunctionName: readApiFunction.name,
     // The worker's REWARDS_DAILY_XP_CAP (0: none), so `rewards env` gives the CLI the same cap.
     dailyXpCap: settings.dailyCap ?? 0,
+    // The history writer's REWARDS_HISTORY_DAYS (0: forever), so `rewards history rebuild` writes
+    // a missing item with the stage's retention.
+    historyDays: settings.historyDays ?? DEFAULT_HISTORY_DAYS,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
   };
 }

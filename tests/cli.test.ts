@@ -337,6 +337,29 @@ describe("configuration and usage errors", () => {
     });
   });
 
+  it("rewards env exports the stage's history retention, 0 (forever) included, for `history rebuild`", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "outputs-"));
+    const outputs = join(dir, "outputs.json");
+    const stage = {
+      region: "eu-west-1",
+      queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
+      dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
+      tableName: "t",
+      dailyXpCap: 0,
+    };
+    for (const historyDays of [0, 30]) {
+      await writeFile(outputs, JSON.stringify({ ...stage, historyDays }));
+      const run = await runCli(["env", "--outputs", outputs], {});
+      expect(run.code).toBe(0);
+      expect(run.stdout.split("\n")).toContain(`export REWARDS_HISTORY_DAYS=${historyDays}`);
+      const json = await runCli(["env", "--outputs", outputs, "--json"], {});
+      expect(JSON.parse(json.stdout)).toMatchObject({ REWARDS_HISTORY_DAYS: String(historyDays) });
+    }
+    // Outputs from before it was one: nothing exported, the shell's setting stands.
+    await writeFile(outputs, JSON.stringify(stage));
+    expect((await runCli(["env", "--outputs", outputs], {})).stdout).not.toContain("REWARDS_HISTORY_DAYS");
+  });
+
   it("usage errors are one line and a hint, exit 2; --help and --version exit 0", async () => {
     const unknown = await cli(["publishh"]);
     expect(unknown).toMatchObject({ code: 2 });

@@ -188,6 +188,8 @@ describe("production: alarms and outputs", () => {
       historyFailureQueueUrl: expect.stringMatching(/HistoryFailuresQueue$/),
       // No REWARDS_DAILY_XP_CAP: 0, no cap (`rewards env` then unsets the variable).
       dailyXpCap: 0,
+      // No REWARDS_HISTORY_DAYS: the writer's default, which `rewards history rebuild` must use too.
+      historyDays: 400,
     });
   });
 });

@@ -50,6 +50,32 @@ describe("historyRepairOf", () => {
     });
   });
 
+  it("an item keeps the retention it was written with: another setting is no repair, and a rewrite keeps it", () => {
+    const { expiresAt, ...forever } = itemOf();
+    const longer = { ...itemOf(), expiresAt: (expiresAt as number) + 86_400 };
+    // A history kept forever (no expiresAt), rebuilt with the shell's default of 400 days.
+    expect(historyRepairOf(guard(), forever, options)).toStrictEqual({
+      kind: "unchanged",
+      keptRevocation: false,
+    });
+    expect(historyRepairOf(guard(), longer, options)).toStrictEqual({
+      kind: "unchanged",
+      keptRevocation: false,
+    });
+    expect(historyRepairOf(guard(), { ...forever, xp: 99 }, options)).toStrictEqual({
+      kind: "wrong",
+      item: forever,
+      fields: ["xp"],
+      keptRevocation: false,
+    });
+    expect(historyRepairOf(guard(), { ...longer, xp: 99 }, options)).toStrictEqual({
+      kind: "wrong",
+      item: longer,
+      fields: ["xp"],
+      keptRevocation: false,
+    });
+  });
+
   it("a revoked guard whose item is not revoked: the revocation is written", () => {
     expect(historyRepairOf(guard(REVOKED), itemOf(), options)).toStrictEqual({
       kind: "wrong",

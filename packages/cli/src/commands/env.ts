@@ -19,6 +19,8 @@ const outputsSchema = z.object({
   // The history writer's failure queue and the read API's URL; a stage deployed before them has none.
   historyFailureQueueUrl: z.url().optional(),
   readerUrl: z.url().optional(),
+  // The history writer's REWARDS_HISTORY_DAYS (0: forever); a stage deployed before it was an output has none.
+  historyDays: z.coerce.number().int().min(0).optional(),
 });
 
 export function registerEnv(program: Command): void {
@@ -66,6 +68,10 @@ export function registerEnv(program: Command): void {
         // The read API's function URL, for a site's backend or examples/python/read.py (signed requests).
         ...(parsed.data.readerUrl ? { READER_URL: parsed.data.readerUrl.replace(/\/$/, "") } : {}),
         ...(parsed.data.dailyXpCap ? { REWARDS_DAILY_XP_CAP: String(parsed.data.dailyXpCap) } : {}),
+        // What `rewards history rebuild` writes a missing item's retention with.
+        ...(parsed.data.historyDays === undefined
+          ? {}
+          : { REWARDS_HISTORY_DAYS: String(parsed.data.historyDays) }),
       };
       const cap = parsed.data.dailyXpCap;
       if (cap === undefined)

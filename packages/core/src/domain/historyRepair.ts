@@ -13,6 +13,12 @@ import { isExpired } from "./storedGuard";
  *   TTL deletes such an item, so none is written, and one still there is left to the sweeper.
  *
  * `keptRevocation`: the item is revoked and the guard is not; the item's revocation is kept.
+ *
+ * An existing item keeps its own retention (`expiresAt`, or none): the writer set it from the
+ * stage's REWARDS_HISTORY_DAYS when it wrote the item, and never rewrites an item for a later
+ * setting either. So a rebuild run with another setting than the stage's (the shell's default,
+ * say) repairs what an award says and cannot shorten a history kept forever into one the TTL
+ * deletes. Only a missing item takes the retention of `options`.
  */
 export type HistoryRepair =
   | { kind: "unchanged"; keptRevocation: boolean }
@@ -64,9 +70,11 @@ export function historyRepairOf(
   const revokedAt = existing.revokedAt;
   const keptRevocation =
     derived.revokedAt === undefined && typeof revokedAt === "string" && isRfc3339DateTime(revokedAt);
-  const item: HistoryItem = keptRevocation ? { ...derived, revokedAt } : derived;
+  const { expiresAt: _derivedRetention, ...content } = derived;
+  const item: HistoryItem = keptRevocation ? { ...content, revokedAt } : { ...content };
   if (keptRevocation && typeof existing.revokedReason === "string" && existing.revokedReason !== "")
     item.revokedReason = existing.revokedReason;
+  if (typeof existing.expiresAt === "number") item.expiresAt = existing.expiresAt;
   const fields = differingFields(item, existing);
   if (fields.length === 0) return { kind: "unchanged", keptRevocation };
   return { kind: "wrong", item, fields, keptRevocation };
