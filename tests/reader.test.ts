@@ -210,6 +210,8 @@ describe("@rewards/reader on the local stack", () => {
       today: { day, xp: 0 },
     });
     expect(await reader.history("never-seen")).toEqual({ awards: [] });
+    // From plain JavaScript, null options are no options, not a TypeError.
+    expect(await reader.history("never-seen", null as unknown as undefined)).toEqual({ awards: [] });
 
     await award(table.env, [completed("someone", "a"), completed("someone", "b")]);
     await writeHistoryOfStream(table.env, table.streamArn);

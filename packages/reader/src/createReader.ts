@@ -174,10 +174,12 @@ export function createReader(options: ReaderOptions): Reader {
       };
     },
 
-    async history(userId, historyOptions = {}) {
+    async history(userId, historyOptions) {
       const id = checkedUserId(userId);
-      const limit = checkedLimit(historyOptions.limit);
-      const after = checkedCursor(id, historyOptions.cursor);
+      // A caller in plain JavaScript may pass null: no options, not a TypeError.
+      const options = historyOptions ?? {};
+      const limit = checkedLimit(options.limit);
+      const after = checkedCursor(id, options.cursor);
       const pk = userPartition(id);
       // One more than the page: when it comes back, there is a next page; when not, this is the last.
       const answer = await answerOf(

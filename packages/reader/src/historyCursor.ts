@@ -65,9 +65,13 @@ export type DecodedCursor =
 export function decodeCursor(userId: string, cursor: string): DecodedCursor {
   const notOurs = { ok: false, reason: "notOurs" } as const;
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return notOurs;
+  const bytes = Buffer.from(cursor, "base64url");
+  // Base64url decoding forgives trailing characters and stray bits: a cursor with a letter
+  // added still decodes to the same JSON. Only the exact text we encode is ours.
+  if (bytes.toString("base64url") !== cursor) return notOurs;
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    json = JSON.parse(bytes.toString("utf8"));
   } catch {
     return notOurs;
   }
