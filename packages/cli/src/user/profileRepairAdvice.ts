@@ -1,4 +1,23 @@
-import { awardsProblem, wrongAwardsCount } from "./repairProfileXp";
+import { profileKey } from "@rewards/core";
+
+/** A profile item as stored, whatever it holds. */
+export type StoredProfile = Record<string, unknown>;
+
+/**
+ * A profile's `awards` that no repair can write back: present, but not a whole number ≥ 0.
+ * Absent is mendable: the worker's first award writes it, so a profile without it was never
+ * paid an award, and its count is 0.
+ */
+export function wrongAwardsCount(profile: StoredProfile): { found: unknown } | undefined {
+  const { awards } = profile;
+  if (awards === undefined || (Number.isInteger(awards) && (awards as number) >= 0)) return undefined;
+  return { found: awards };
+}
+
+/** `the profile of user "u" (USER#u) has awards "three", not a count of awards`. */
+export function awardsProblem(userId: string, found: unknown): string {
+  return `the profile of user ${JSON.stringify(userId)} (${profileKey(userId).pk}) has awards ${JSON.stringify(found)}, not a count of awards`;
+}
 
 /**
  * What mends a stored profile the reader refused, as the clause `rewards user` adds to the

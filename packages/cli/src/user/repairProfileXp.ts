@@ -2,6 +2,7 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { profileKey } from "@rewards/core";
 import { CliError } from "../cliError";
+import { awardsProblem, type StoredProfile, wrongAwardsCount } from "./profileRepairAdvice";
 
 export interface XpRepair {
   userId: string;
@@ -12,8 +13,6 @@ export interface XpRepair {
   awards?: { from: null; to: 0 };
 }
 
-type StoredProfile = Record<string, unknown>;
-
 /** The profile item as stored, whatever it holds (undefined: none). */
 export async function storedProfile(
   dynamo: DynamoDBDocumentClient,
@@ -23,17 +22,6 @@ export async function storedProfile(
   return (
     await dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true }))
   ).Item;
-}
-
-/**
- * A profile's `awards` that no repair can write back: present, but not a whole number ≥ 0.
- * Absent is mendable: the worker's first award writes it, so a profile without it was never
- * paid an award, and its count is 0.
- */
-export function wrongAwardsCount(profile: StoredProfile): { found: unknown } | undefined {
-  const { awards } = profile;
-  if (awards === undefined || (Number.isInteger(awards) && (awards as number) >= 0)) return undefined;
-  return { found: awards };
 }
 
 /**
@@ -79,11 +67,6 @@ export async function corruptProfileXp(
   const before = (await storedProfile(dynamo, tableName, userId))?.xp;
   await conditionalXpWrite(dynamo, tableName, userId, before, to, now, { repair: false, mendAwards: false });
   return { userId, from: before ?? null, to };
-}
-
-/** `the profile of user "u" (USER#u) has awards "three", not a count of awards`. */
-export function awardsProblem(userId: string, found: unknown): string {
-  return `the profile of user ${JSON.stringify(userId)} (${profileKey(userId).pk}) has awards ${JSON.stringify(found)}, not a count of awards`;
 }
 
 async function conditionalXpWrite(
