@@ -6,7 +6,14 @@ import { createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
-import { announced, award, grantsIn, ownTable, sourceFor } from "./fixtures/announcerFixtures";
+import {
+  announced,
+  award,
+  goneFailureRecord,
+  grantsIn,
+  ownTable,
+  sourceFor,
+} from "./fixtures/announcerFixtures";
 
 const it = stackTest();
 
@@ -232,6 +239,49 @@ describe("replay keeps what it cannot account for; republish announces revocatio
     expect(revoked).toMatchObject({
       data: { intentKey: granted?.data.intentKey, awardedAt: granted?.data.awardedAt, xp: 20, reason: "bug" },
     });
+  });
+});
+
+describe("grants replay --discard-unreplayable", () => {
+  it("names itself for what no replay can do, then deletes each such record once printed in full, and exits 0", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const gone = JSON.stringify(goneFailureRecord(table, "100"));
+    const sqs = createSqsClient(table.env);
+    const ids: Record<string, string> = {};
+    for (const body of [gone, "not json"]) {
+      const sent = await sqs.send(
+        new SendMessageCommand({ QueueUrl: table.announcerFailureQueueUrl, MessageBody: body }),
+      );
+      ids[body] = sent.MessageId ?? "";
+    }
+    const kept = await runCli(["grants", "replay"], table.env);
+    expect(kept.code).toBe(1);
+    expect(kept.stdout).toContain(
+      "Batches no longer in the stream: announce their awards again from the table with `rewards grants republish --since <their first arrival>`.\nNo replay can do a record no longer in the stream or not a failure record: `rewards grants replay --discard-unreplayable` prints each in full and deletes it (once the step above is done).\n",
+    );
+
+    const discarded = await runCli(["grants", "replay", "--discard-unreplayable"], table.env);
+    expect(discarded.code, discarded.stdout + discarded.stderr).toBe(0);
+    expect(
+      discarded.stdout
+        .split("\n")
+        .filter((line) => line.startsWith("discarding "))
+        .sort(),
+    ).toEqual(
+      [
+        `discarding message ${ids[gone]} (no longer in the stream): ${gone}`,
+        `discarding message ${ids["not json"]} (not a failure record): not json`,
+      ].sort(),
+    );
+    expect(discarded.stdout).toContain(
+      "0 awards published from 0 batches; 0 batches kept; 2 batches discarded\n",
+    );
+    expect(await queueCounts(sqs, table.announcerFailureQueueUrl)).toMatchObject({ visible: 0, inFlight: 0 });
+    expect((await runCli(["grants", "failures"], table.env)).stdout).toBe(
+      "no given-up batches: every award was announced\n",
+    );
   });
 });
 

@@ -2,16 +2,29 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import {
+  ChangeMessageVisibilityCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+} from "@aws-sdk/client-sqs";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { isAwardCandidate } from "@rewards/announcer";
-import { queueCounts } from "@rewards/cli";
+import { historyReplayTarget, queueCounts, replayStreamFailures } from "@rewards/cli";
 import { streamBatchFailureSchema } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
+import { createHistoryDeps } from "@rewards/history";
 import { startFaultProxy } from "@rewards/local";
-import { completed, runCli, stackTest, waitFor } from "@rewards/testing";
+import { completed, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, onTestFinished } from "vitest";
-import { award, everyRecord, ownTable, sourceFor } from "./fixtures/announcerFixtures";
+import {
+  award,
+  everyRecord,
+  goneFailureRecord,
+  ownTable,
+  sourceFor,
+  streamsOf,
+} from "./fixtures/announcerFixtures";
 
 // The history writer's given-up batches (docs/operations.md, "The history"): `rewards history
 // --drain` says it gave them up (exit 1), `history failures` lists them, `history replay`
@@ -55,6 +68,55 @@ async function checkpointFile() {
   const dir = await mkdtemp(join(tmpdir(), "rewards-history-"));
   onTestFinished(() => rm(dir, { recursive: true, force: true }));
   return join(dir, "checkpoint.json");
+}
+
+/**
+ * Two awards in two transactions (a profile record between their guards in the stream), and a
+ * real failure record for them: the record age give-up, as tests/announcer.test.ts drives it
+ * (the source's clock two hours ahead), before anything is delivered. Sent nowhere: the test
+ * sends it; `inRange` is every record of its range, as the stream holds them.
+ */
+async function twoAwardsGivenUp(stack: Parameters<typeof ownTable>[0], prefix: string) {
+  const table = await ownTable(stack);
+  const user = `${prefix}-${randomUUID().slice(0, 6)}`;
+  await award(table.env, [completed(user, "a")]);
+  await award(table.env, [completed(user, "b")]);
+  const { source, failures } = await sourceFor(table, async () => {}, {
+    filter: isAwardCandidate,
+    maximumRecordAgeSeconds: 3600,
+    clock: () => Date.now() + 2 * 3600_000,
+  });
+  expect(await waitFor(() => failures.length === 1)).toBe(true);
+  await source.stop();
+  const failure = streamBatchFailureSchema.parse(failures[0]);
+  const { startSequenceNumber: start, endSequenceNumber: end } = failure.DDBStreamBatchInfo;
+  const inRange = (await everyRecord(table.env, table.streamArn)).filter(({ dynamodb }) => {
+    const sequence = BigInt(dynamodb?.SequenceNumber ?? 0);
+    return sequence >= BigInt(start) && sequence <= BigInt(end);
+  });
+  return { table, user, failure, inRange };
+}
+
+/** The bodies a queue holds, each received once and made visible again. */
+async function bodiesIn(table: Table, queueUrl: string): Promise<string[]> {
+  const sqs = createSqsClient(table.env);
+  const held: Message[] = [];
+  for (;;) {
+    const { Messages = [] } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 60 }),
+    );
+    if (Messages.length === 0) break;
+    held.push(...Messages);
+  }
+  for (const message of held)
+    await sqs.send(
+      new ChangeMessageVisibilityCommand({
+        QueueUrl: queueUrl,
+        ReceiptHandle: message.ReceiptHandle,
+        VisibilityTimeout: 0,
+      }),
+    );
+  return held.map((m) => m.Body ?? "").sort();
 }
 
 describe("the history writer's given-up batches", () => {
@@ -280,6 +342,285 @@ describe("the history writer's given-up batches", () => {
       "rewards: gave up 1 batch: its place in the stream is in ANNOUNCER_FAILURE_QUEUE_URL; `rewards grants failures` lists it, `rewards grants replay` replays it from the stream",
     );
     expect(JSON.parse((await runCli(["grants", "failures", "--json"], table.env)).stdout)).toHaveLength(1);
+  });
+});
+
+describe("a failure record's batchSize, read either way", () => {
+  it("a record whose batchSize counts every record of its range, the filtered one too, replays whole through both replays and is deleted", async ({
+    stack,
+  }) => {
+    const { table, user, failure, inRange } = await twoAwardsGivenUp(stack, "hc");
+    expect(inRange.map((r) => r.dynamodb?.Keys?.sk?.S)).toEqual(["IDEM", "PROFILE", "IDEM"]);
+    // The other reading of AWS's record: every record of the range counted, the profile's too.
+    const everyRecordCounted = {
+      ...failure,
+      DDBStreamBatchInfo: { ...failure.DDBStreamBatchInfo, batchSize: 3 },
+    };
+    const sqs = createSqsClient(table.env);
+    for (const queueUrl of [table.historyFailureQueueUrl, table.announcerFailureQueueUrl])
+      await sqs.send(
+        new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(everyRecordCounted) }),
+      );
+
+    const history = await runCli(["history", "replay", "--json"], table.env);
+    expect(history.code, history.stdout + history.stderr).toBe(0);
+    expect(JSON.parse(history.stdout)).toEqual({
+      batches: 1,
+      written: 2,
+      kept: 0,
+      results: [
+        {
+          messageId: expect.any(String),
+          from: failure.DDBStreamBatchInfo.startSequenceNumber,
+          to: failure.DDBStreamBatchInfo.endSequenceNumber,
+          awards: 2,
+          written: 2,
+          outcome: "written",
+        },
+      ],
+    });
+    expect(await historyOf(table, user)).toEqual([
+      [`${user}#a#article.completed`, 20, undefined, undefined],
+      [`${user}#b#article.completed`, 20, undefined, undefined],
+    ]);
+    const grants = await runCli(["grants", "replay", "--json"], table.env);
+    expect(grants.code, grants.stderr).toBe(0);
+    expect(JSON.parse(grants.stdout)).toMatchObject({
+      batches: 1,
+      published: 2,
+      kept: 0,
+      results: [{ awards: 2, published: 2, outcome: "republished" }],
+    });
+    // Both records deleted.
+    expect(await bodiesIn(table, table.historyFailureQueueUrl)).toEqual([]);
+    expect(await bodiesIn(table, table.announcerFailureQueueUrl)).toEqual([]);
+  });
+});
+
+describe("history replay --discard-unreplayable", () => {
+  it("prints each record no replay can do in full, then deletes it; never one kept for another reason; a delete failing part-way deletes nothing unprinted", async ({
+    stack,
+  }) => {
+    const { table, failure, inRange } = await twoAwardsGivenUp(stack, "hd");
+    expect(inRange).toHaveLength(3);
+    // Kept for another reason: its batchSize is neither count of its range (2 handed, 3 read).
+    const incomplete = JSON.stringify({
+      ...failure,
+      DDBStreamBatchInfo: { ...failure.DDBStreamBatchInfo, batchSize: 7 },
+    });
+    const unreplayable = [
+      JSON.stringify(goneFailureRecord(table, "100")),
+      JSON.stringify(goneFailureRecord(table, "200")),
+      "not json: {",
+    ];
+    const sqs = createSqsClient(table.env);
+    for (const body of [incomplete, ...unreplayable])
+      await sqs.send(new SendMessageCommand({ QueueUrl: table.historyFailureQueueUrl, MessageBody: body }));
+    const all = [incomplete, ...unreplayable].sort();
+    /** The JSON lines before the report, and the report. */
+    const linesOf = (stdout: string) => {
+      const lines = stdout.split("\n");
+      const report = lines.indexOf("{");
+      return {
+        printed: lines.slice(0, report).map((line) => JSON.parse(line)),
+        report: JSON.parse(lines.slice(report).join("\n")),
+      };
+    };
+
+    // A dry run prints them all in full and deletes nothing.
+    const dry = await runCli(
+      ["history", "replay", "--discard-unreplayable", "--dry-run", "--json"],
+      table.env,
+    );
+    expect(dry.code).toBe(1); // the incomplete record: a replay refuses it
+    const dryRun = linesOf(dry.stdout);
+    expect(dryRun.printed.map((line) => line.wouldDiscard.body).sort()).toEqual([...unreplayable].sort());
+    expect(dryRun.report).toMatchObject({ batches: 4, written: 0, kept: 1, discarded: 0 });
+    expect(dryRun.report.results.map((r: { outcome: string }) => r.outcome).sort()).toEqual([
+      "incomplete",
+      "would discard",
+      "would discard",
+      "would discard",
+    ]);
+    expect(await bodiesIn(table, table.historyFailureQueueUrl)).toEqual(all);
+
+    // Every delete after the first fails: all three printed first, one deleted, two kept.
+    const proxy = await startFaultProxy({
+      target: stack.endpoints.sqs,
+      rules: [{ operation: "DeleteMessage", fault: "http500", probability: 1, skip: 1 }],
+      seed: 1,
+    });
+    const partWay = await runCli(["history", "replay", "--discard-unreplayable", "--json"], {
+      ...table.env,
+      AWS_ENDPOINT_URL_SQS: proxy.endpoint,
+    });
+    await proxy.stop();
+    expect(partWay.code, partWay.stdout + partWay.stderr).toBe(1);
+    const { printed, report } = linesOf(partWay.stdout);
+    expect(printed.map((line) => line.discarding.body).sort()).toEqual([...unreplayable].sort());
+    expect(printed.map((line) => line.discarding.outcome).sort()).toEqual(["gone", "gone", "unreadable"]);
+    expect(report).toMatchObject({ batches: 4, written: 0, kept: 3, discarded: 1 });
+    const outcomes = report.results.map((r: { outcome: string }) => r.outcome).sort();
+    expect(outcomes).toEqual(["discarded", "failed", "failed", "incomplete"]);
+    for (const result of report.results.filter((r: { outcome: string }) => r.outcome === "failed"))
+      expect(result.reason).toMatch(/^printed, but not deleted \(it stays in the queue\): /);
+    const left = await bodiesIn(table, table.historyFailureQueueUrl);
+    expect(left).toHaveLength(3);
+    expect(left).toContain(incomplete);
+    // Nothing deleted that was not printed.
+    const deleted = all.filter((body) => !left.includes(body));
+    expect(deleted).toHaveLength(1);
+    expect(unreplayable).toContain(deleted[0]);
+
+    // Again, with nothing in the way: the two left deleted, the incomplete record kept.
+    const again = await runCli(["history", "replay", "--discard-unreplayable"], table.env);
+    expect(again.code).toBe(1);
+    const lines = again.stdout.split("\n");
+    expect(lines.filter((line) => line.startsWith("discarding message ")).sort()).toEqual(
+      report.results
+        .filter((r: { outcome: string }) => r.outcome === "failed")
+        .map((r: { messageId: string }) => {
+          const shown = printed.find((line) => line.discarding.messageId === r.messageId).discarding;
+          const why = shown.outcome === "gone" ? "no longer in the stream" : "not a failure record";
+          return `discarding message ${r.messageId} (${why}): ${shown.body}`;
+        })
+        .sort(),
+    );
+    expect(again.stdout).toContain("0 awards written from 0 batches; 1 batch kept; 2 batches discarded\n");
+    expect(await bodiesIn(table, table.historyFailureQueueUrl)).toEqual([incomplete]);
+  });
+});
+
+describe("discarding in-process: shown first, deleted after", () => {
+  it("every unreplayable record is shown before any is deleted, and none is deleted when showing fails", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const sqs = createSqsClient(table.env);
+    const queueUrl = table.historyFailureQueueUrl;
+    for (const body of [
+      JSON.stringify(goneFailureRecord(table, "100")),
+      JSON.stringify(goneFailureRecord(table, "200")),
+      "{}",
+    ])
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+    const options = {
+      sqs,
+      streams: streamsOf(table.env),
+      target: historyReplayTarget(createHistoryDeps({ ...table.env, LOG_LEVEL: "silent" })),
+      queueUrl,
+      max: 10,
+      dryRun: false,
+    };
+
+    // Showing fails (stdout closed, say): nothing deleted, each record kept and saying why.
+    const unshown = await replayStreamFailures({
+      ...options,
+      discard: {
+        show: async () => {
+          throw new Error("stdout is closed");
+        },
+      },
+    });
+    expect(unshown.map((r) => [r.outcome, r.reason])).toEqual(
+      Array.from({ length: 3 }, () => [
+        "failed",
+        "not discarded: it could not be printed first (stdout is closed)",
+      ]),
+    );
+    expect(await queueCounts(sqs, queueUrl)).toMatchObject({ visible: 3, inFlight: 0 });
+
+    // Shown while every one of them is still in the queue (held by the pass), deleted after.
+    const whenShown: unknown[] = [];
+    const discarded = await replayStreamFailures({
+      ...options,
+      discard: {
+        show: async (records) => {
+          whenShown.push(records.map((r) => r.outcome).sort(), await queueCounts(sqs, queueUrl));
+        },
+      },
+    });
+    expect(whenShown).toEqual([["gone", "gone", "unreadable"], { visible: 0, inFlight: 3, delayed: 0 }]);
+    expect(discarded.map((r) => r.outcome)).toEqual(["discarded", "discarded", "discarded"]);
+    expect(await queueCounts(sqs, queueUrl)).toMatchObject({ visible: 0, inFlight: 0 });
+  });
+});
+
+describe("failures while another reader holds the records", () => {
+  it.for([
+    ["history", "HISTORY_FAILURE_QUEUE_URL"],
+    ["grants", "ANNOUNCER_FAILURE_QUEUE_URL"],
+  ] as const)(
+    "%s failures says how many another reader holds, and claims nothing",
+    async ([group, variable], { stack }) => {
+      const table = await ownTable(stack);
+      const queueUrl = table.env[variable] as string;
+      const sqs = createSqsClient(table.env);
+      for (const body of ["not json 1", "not json 2"])
+        await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body }));
+      // Another reader (a replay under way, say) holds both.
+      const { Messages = [] } = await sqs.send(
+        new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, VisibilityTimeout: 120 }),
+      );
+      expect(Messages).toHaveLength(2);
+      const listed = await runCli([group, "failures"], table.env);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toBe(
+        "no given-up batches visible (2 held by another reader: try again in a while)\n",
+      );
+      const json = await runCli([group, "failures", "--json"], table.env);
+      expect(JSON.parse(json.stdout)).toEqual([]);
+      expect(json.stderr).toContain("rewards: not shown: 2 held by another reader: try again in a while\n");
+    },
+  );
+});
+
+describe("--drain stopped before catching up", () => {
+  it("history --drain stopped by SIGINT while it still retries a batch exits 1 and says so", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    await award(table.env, [completed(`hs-${randomUUID().slice(0, 6)}`, "a")]);
+    const proxy = await throttledPuts(stack);
+    const checkpoint = await checkpointFile();
+    // Retried until the records expire: nothing given up, the checkpoint stays before the batch.
+    const writer = startCli(
+      ["history", "--drain", "--max-retries", "-1", "--checkpoint", checkpoint, "--json"],
+      { ...writerThrough(table, proxy.endpoint), LOG_LEVEL: "warn" },
+    );
+    expect(await waitFor(() => proxy.counts().throttle >= 3)).toBe(true);
+    writer.child.kill("SIGINT");
+    const code = await writer.exited;
+    const { stdout, stderr } = writer.output();
+    expect(code, stderr).toBe(1);
+    expect(JSON.parse(stdout)).toMatchObject({ written: 0, givenUp: 0 });
+    expect(stderr).toContain(
+      `rewards: --drain stopped by SIGINT before the history's writer caught up with the stream; run it again to go on (it resumes from ${checkpoint})\n`,
+    );
+  });
+
+  it("announcer --drain stopped by SIGINT while the bus refuses exits 1 and says so", async ({ stack }) => {
+    const table = await ownTable(stack);
+    await award(table.env, [completed(`as-${randomUUID().slice(0, 6)}`, "a")]);
+    const proxy = await startFaultProxy({
+      target: table.env.AWS_ENDPOINT_URL_EVENTBRIDGE as string,
+      rules: [{ operation: "PutEvents", fault: "throttle", probability: 1 }],
+      seed: 1,
+    });
+    onTestFinished(() => proxy.stop());
+    const announcer = startCli(["announcer", "--drain", "--max-retries", "-1"], {
+      ...table.env,
+      AWS_ENDPOINT_URL_EVENTBRIDGE: proxy.endpoint,
+      LOG_LEVEL: "warn",
+    });
+    expect(await waitFor(() => proxy.counts().throttle >= 3)).toBe(true);
+    announcer.child.kill("SIGINT");
+    const code = await announcer.exited;
+    const { stderr } = announcer.output();
+    expect(code, stderr).toBe(1);
+    expect(stderr).toContain(
+      "rewards: --drain stopped by SIGINT before the announcer caught up with the stream; run it again to go on\n",
+    );
   });
 });
 

@@ -8,13 +8,14 @@ import type { Message } from "@aws-sdk/client-sqs";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { createAnnouncerDeps } from "@rewards/announcer";
 import {
+  announcerReplayTarget,
   checkGrants,
   checkHistory,
   createStreamsClient,
   generateTraffic,
   queueCounts,
   readProfiles,
-  replayFailures,
+  replayStreamFailures,
   sendTraffic,
   waitForDrain,
 } from "@rewards/cli";
@@ -373,10 +374,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     historyWriter = spawnHistory("--drain");
     await Promise.all([exited(announcer), exited(historyWriter)]);
     const history = await checkHistory(dynamo, stack.resources.tableName);
-    const replayed = await replayFailures({
+    const replayed = await replayStreamFailures({
       sqs,
       streams: createStreamsClient({ ...direct }),
-      announcer: createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+      target: announcerReplayTarget(createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" })),
       queueUrl: stack.resources.announcerFailureQueueUrl,
       max: 1000,
       dryRun: false,
@@ -539,7 +540,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       row.inconsistentRevocations === 0 &&
       row.historyMismatched === 0 &&
       row.historyItems === row.uniqueIntents &&
-      replayed.every((r) => r.outcome === "republished");
+      replayed.every((r) => r.outcome === "replayed");
     return row;
   } finally {
     for (const worker of workers) worker.kill("SIGKILL");

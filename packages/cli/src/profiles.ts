@@ -1,6 +1,6 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { profileKey } from "@rewards/core";
-import { classifyError, retryRemainder } from "@rewards/core/aws";
+import { batchGetAll } from "./batchGetAll";
 import { scanTable } from "./tableScan";
 
 export interface Mismatch {
@@ -14,34 +14,24 @@ export interface ProfileTotals {
   awards: number;
 }
 
-/** Every listed user's XP and award count (null where no profile exists), 100 keys per BatchGet. */
+/** Every listed user's XP and award count (null where no profile exists), read consistently (batchGetAll). */
 export async function readProfiles(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   userIds: readonly string[],
 ): Promise<Map<string, ProfileTotals | null>> {
   const profiles = new Map<string, ProfileTotals | null>(userIds.map((id) => [id, null]));
-  for (let start = 0; start < userIds.length; start += 100) {
-    // BatchGet may leave keys unprocessed under load: ask again for exactly those.
-    const { remainder, error } = await retryRemainder(
-      userIds.slice(start, start + 100).map((id) => profileKey(id)),
-      async (keys) => {
-        const { Responses, UnprocessedKeys } = await dynamo.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        for (const item of Responses?.[tableName] ?? []) {
-          profiles.set(String(item.pk).slice("USER#".length), {
-            xp: typeof item.xp === "number" ? item.xp : Number.NaN,
-            awards: typeof item.awards === "number" ? item.awards : Number.NaN,
-          });
-        }
-        return (UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
-      },
-      // A missing table or denied access is said at once, not retried.
-      { shouldRetry: (error) => classifyError(error) === "transient" },
-    );
-    if (remainder.length > 0) throw error ?? new Error(`${remainder.length} profiles could not be read`);
-  }
+  const items = await batchGetAll(
+    dynamo,
+    tableName,
+    userIds.map((id) => profileKey(id)),
+    "profiles",
+  );
+  for (const item of items)
+    profiles.set(String(item.pk).slice("USER#".length), {
+      xp: typeof item.xp === "number" ? item.xp : Number.NaN,
+      awards: typeof item.awards === "number" ? item.awards : Number.NaN,
+    });
   return profiles;
 }
 

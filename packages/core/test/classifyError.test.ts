@@ -7,8 +7,11 @@ import type { ErrorClass } from "../src/aws/classifyError";
 // Loaded afresh in each test (@rewards/testing freshModule): its tables are module-level constants.
 let classifyError: typeof Classification.classifyError;
 let isUnknownOutcome: typeof Classification.isUnknownOutcome;
+let isConditionFailure: typeof Classification.isConditionFailure;
 beforeEach(async () => {
-  ({ classifyError, isUnknownOutcome } = await freshModule(() => import("../src/aws/classifyError")));
+  ({ classifyError, isUnknownOutcome, isConditionFailure } = await freshModule(
+    () => import("../src/aws/classifyError"),
+  ));
 });
 
 const cancelled = (...codes: string[]) =>
@@ -117,6 +120,18 @@ describe("isUnknownOutcome: an attempt whose fate nobody answered", () => {
     ["a permanent rejection (an answer)", cancelled("None", "ValidationError"), false],
   ])("%s → %s", (_label, error, expected) => {
     expect(isUnknownOutcome(error)).toBe(expected);
+  });
+});
+
+describe("isConditionFailure: a single write's condition failed, nothing written", () => {
+  it.each([
+    ["ConditionalCheckFailedException", named("ConditionalCheckFailedException"), true],
+    ["a transaction's failed condition (a cancellation)", cancelled("ConditionalCheckFailed"), false],
+    ["throttling", named("ProvisionedThroughputExceededException"), false],
+    ["not an error", "ConditionalCheckFailedException", false],
+    ["null", null, false],
+  ])("%s → %s", (_label, error, expected) => {
+    expect(isConditionFailure(error)).toBe(expected);
   });
 });
 

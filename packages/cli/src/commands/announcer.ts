@@ -4,9 +4,9 @@ import { functionLinesToStderr } from "../functions/functionProcess";
 import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
 import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
-import { givenUpNotice } from "../streamFailures/givenUpNotice";
 import {
   addStreamFunctionOptions,
+  reportRunEnd,
   runUntilStopped,
   type StreamFunctionCliOptions,
   streamSettingsFrom,
@@ -42,7 +42,8 @@ export function registerAnnouncer(program: Command): void {
       { table: config.TABLE_NAME, bus: config.BUS_NAME },
       options.drain ? "announcing until caught up" : "announcing; Ctrl-C to stop",
     );
-    const summary = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger });
+    const run = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger });
+    const { summary } = run;
     if (options.json) printJson(summary);
     else
       printPairs({
@@ -52,7 +53,7 @@ export function registerAnnouncer(program: Command): void {
         retries: summary.retries,
         "batches given up": summary.givenUp,
       });
-    const notice = givenUpNotice(summary.givenUp, {
+    reportRunEnd(run, options, "announcer", {
       variable: "ANNOUNCER_FAILURE_QUEUE_URL",
       set: config.ANNOUNCER_FAILURE_QUEUE_URL !== undefined,
       failures: "rewards grants failures",
@@ -60,9 +61,5 @@ export function registerAnnouncer(program: Command): void {
       pastTheStream:
         "announce their awards again from the table with `rewards grants republish --since <when>`",
     });
-    if (notice !== undefined) {
-      process.stderr.write(`rewards: ${notice}\n`);
-      process.exitCode = 1;
-    }
   });
 }

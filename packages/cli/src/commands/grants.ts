@@ -3,18 +3,14 @@ import { epochMsOfRfc3339 } from "@rewards/core";
 import type { Environment } from "@rewards/core/deploy";
 import { type Command, InvalidArgumentError } from "commander";
 import { type CliConfig, clientsFor, commandConfig } from "../cliConfig";
-import { releaseReported } from "../dlq/heldMessages";
-import { type FailureReplay, replayFailures } from "../grants/failedBatches";
 import { type GrantsBatch, type ReceivedAnnouncement, receiveGrants } from "../grants/receiveGrants";
 import { republishFromTable } from "../grants/republish";
-import { createStreamsClient } from "../grants/tableStream";
 import { integer } from "../options";
-import { plural, printJson, printPairs, printTable, tableText, writeFlushed } from "../output";
-import { type Progress, progressBar } from "../progress";
-import { queueCounts } from "../queues/queueCounts";
+import { plural, printJson, printPairs, tableText, writeFlushed } from "../output";
 import { cliLogger } from "../stdErrLogger";
-import { failureRow, holdFailures } from "../streamFailures/heldFailures";
+import { announcerReplayTarget } from "../streamFailures/replayTargets";
 import { untilSignal } from "../untilSignal";
+import { registerStreamFailureCommands } from "./streamFailureCommands";
 
 /** An instant: RFC 3339 (`2026-12-01T09:00:00Z`) or a date (`2026-12-01`, midnight UTC). */
 function instant(value: string): Date {
@@ -39,17 +35,6 @@ function announcerDepsOf(config: CliConfig<"BUS_NAME">) {
   };
 }
 
-function progressFor(json: boolean | undefined, label: string) {
-  let bar: Progress | undefined;
-  const onProgress = json
-    ? undefined
-    : (done: number, total: number) => {
-        bar ??= progressBar(label, total);
-        bar.update(done);
-      };
-  return { onProgress, stop: () => bar?.stop() };
-}
-
 /** One announcement as a row: a revocation's XP is shown taken back. */
 function announcementRow({ announcement }: ReceivedAnnouncement) {
   const { id, type, data } = announcement;
@@ -62,16 +47,6 @@ function announcementRow({ announcement }: ReceivedAnnouncement) {
     awardedAt: data.awardedAt,
   };
 }
-
-const OUTCOME_WORDS: Record<FailureReplay["outcome"], string> = {
-  republished: "republished",
-  "would republish": "would republish",
-  "not all published": "not all published (kept)",
-  incomplete: "not all the batch's records found (kept)",
-  failed: "failed (kept)",
-  gone: "no longer in the stream (kept)",
-  unreadable: "not a failure record (kept)",
-};
 
 export function registerGrants(program: Command): void {
   const grants = program
@@ -153,96 +128,31 @@ export function registerGrants(program: Command): void {
         process.exitCode = 1;
     });
 
-  grants
-    .command("failures")
-    .description(
-      "show the announcer's given-up batches (ANNOUNCER_FAILURE_QUEUE_URL): why, and where in the stream, without removing them",
-    )
-    .option("--max <n>", "at most this many", integer(1, 1000), 10)
-    .option("--json", "print JSON (the failure records as Lambda wrote them)")
-    .action(async (options: { max: number; json?: boolean }) => {
-      const config = commandConfig("ANNOUNCER_FAILURE_QUEUE_URL");
-      const { sqs } = clientsFor(config);
-      const counts = await queueCounts(sqs, config.ANNOUNCER_FAILURE_QUEUE_URL);
-      const held = await holdFailures(sqs, config.ANNOUNCER_FAILURE_QUEUE_URL, options.max, 30);
-      // Shown first, released after: nothing is deleted, and a failed release hides nothing read.
-      if (options.json)
-        printJson(
-          held.map((h) => (h.ok ? h.failure : { messageId: h.message.MessageId, problem: h.problem })),
-        );
-      else if (held.length === 0) process.stdout.write("no given-up batches: every award was announced\n");
-      else {
-        printTable(held.map(failureRow));
-        if (counts.visible > held.length)
-          process.stdout.write(`(${held.length} of ${counts.visible} shown)\n`);
-      }
-      const notReleased = await releaseReported(
-        sqs,
-        config.ANNOUNCER_FAILURE_QUEUE_URL,
-        held.map((h) => h.message),
-      );
-      if (notReleased !== undefined) {
-        process.stderr.write(`rewards: ${notReleased} (nothing is lost: failures deletes nothing)\n`);
-        process.exitCode = 1;
-      }
-    });
-
-  grants
-    .command("replay")
-    .description(
-      "announce the awards of given-up batches again: read each batch back from the stream (within its 24 hours), publish with the announcer's code, delete the failure record once all are published (harmless to repeat: each award keeps its id)",
-    )
-    .option("--max <n>", "at most this many failure records", integer(1, 100_000), 1000)
-    .option("--dry-run", "publish nothing; say how many awards each batch holds")
-    .option("--json", "print JSON")
-    .action(async (options: { max: number; dryRun?: boolean; json?: boolean }) => {
-      const config = commandConfig(
-        "ANNOUNCER_FAILURE_QUEUE_URL",
-        ...(options.dryRun ? [] : (["BUS_NAME"] as const)),
-      );
-      const { sqs } = clientsFor(config);
-      const progress = progressFor(options.json, "replay");
-      let notReleased: string | undefined;
-      const results = await replayFailures({
-        sqs,
-        streams: createStreamsClient(config),
-        announcer: announcerDepsOf({ ...config, BUS_NAME: config.BUS_NAME ?? "(dry run)" }),
-        queueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
-        max: options.max,
-        dryRun: options.dryRun === true,
-        onProgress: progress.onProgress,
-        onNotReleased: (problem) => {
-          notReleased = problem;
-        },
-      });
-      progress.stop();
-      const published = results.reduce((n, r) => n + r.published, 0);
-      const kept = results.filter((r) => r.outcome !== "republished" && r.outcome !== "would republish");
-      if (options.json) printJson({ batches: results.length, published, kept: kept.length, results });
-      else if (results.length === 0) process.stdout.write("no given-up batches to replay\n");
-      else {
-        printTable(
-          results.map((r) => ({ ...r, outcome: OUTCOME_WORDS[r.outcome] })),
-          ["from", "to", "awards", "published", "outcome", "reason"],
-        );
-        process.stdout.write(
-          options.dryRun
-            ? `${plural(results.length, "batch", "batches")}, ${plural(
-                results.reduce((n, r) => n + r.awards, 0),
-                "award",
-              )} would be published\n`
-            : `${plural(published, "award")} published from ${plural(results.length - kept.length, "batch", "batches")}; ${plural(kept.length, "batch", "batches")} kept\n`,
-        );
-        if (results.some((r) => r.outcome === "gone"))
-          process.stdout.write(
-            "Batches no longer in the stream: announce their awards again from the table with `rewards grants republish --since <their first arrival>`.\n",
-          );
-      }
-      if (notReleased !== undefined)
-        process.stderr.write(`rewards: ${notReleased} (nothing is lost: they stay in the queue)\n`);
-      const refused = results.some((r) => r.outcome === "incomplete" || r.outcome === "failed");
-      if ((!options.dryRun && kept.length > 0) || refused || notReleased !== undefined) process.exitCode = 1;
-    });
+  registerStreamFailureCommands(grants, {
+    queue: "ANNOUNCER_FAILURE_QUEUE_URL",
+    replayNeeds: "BUS_NAME",
+    target: (config) =>
+      announcerReplayTarget(announcerDepsOf({ ...config, BUS_NAME: config.BUS_NAME ?? "(dry run)" })),
+    replayCommand: "rewards grants replay",
+    failures: {
+      description:
+        "show the announcer's given-up batches (ANNOUNCER_FAILURE_QUEUE_URL): why, and where in the stream, without removing them",
+      noneLeft: "no given-up batches: every award was announced",
+    },
+    replay: {
+      description:
+        "announce the awards of given-up batches again: read each batch back from the stream (within its 24 hours), publish with the announcer's code, delete the failure record once all are published (harmless to repeat: each award keeps its id)",
+      dryRun: "publish nothing; say how many awards each batch holds",
+      words: {
+        done: "published",
+        replayed: "republished",
+        wouldReplay: "would republish",
+        notAllDone: "not all published",
+      },
+      pastTheStream:
+        "Batches no longer in the stream: announce their awards again from the table with `rewards grants republish --since <their first arrival>`.",
+    },
+  });
 
   grants
     .command("republish")

@@ -1,22 +1,18 @@
 import { createHistoryDeps, type HistoryDeps } from "@rewards/history";
 import type { Command } from "commander";
-import { type CliConfig, clientsFor, commandConfig } from "../cliConfig";
+import { type CliConfig, commandConfig } from "../cliConfig";
 import { CliError } from "../cliError";
-import { releaseReported } from "../dlq/heldMessages";
 import { functionLinesToStderr } from "../functions/functionProcess";
 import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
-import { createStreamsClient } from "../grants/tableStream";
-import { type HistoryReplay, replayHistoryFailures } from "../history/replayHistoryFailures";
-import { integer } from "../options";
-import { plural, printJson, printPairs, printTable } from "../output";
-import { progressFor } from "../progress";
-import { queueCounts } from "../queues/queueCounts";
+import { printJson, printPairs } from "../output";
 import { cliLogger } from "../stdErrLogger";
-import { type GivenUpDestination, givenUpNotice } from "../streamFailures/givenUpNotice";
-import { failureRow, holdFailures } from "../streamFailures/heldFailures";
+import type { GivenUpDestination } from "../streamFailures/givenUpNotice";
+import { historyReplayTarget } from "../streamFailures/replayTargets";
 import { registerHistoryRebuild } from "./historyRebuild";
+import { registerStreamFailureCommands } from "./streamFailureCommands";
 import {
   addStreamFunctionOptions,
+  reportRunEnd,
   runUntilStopped,
   type StreamFunctionCliOptions,
   streamSettingsFrom,
@@ -58,16 +54,6 @@ function historyDepsOf(config: CliConfig<"TABLE_NAME">): HistoryDeps {
   return { ...createHistoryDeps({ ...env, LOG_LEVEL: level }), logger: cliLogger("rewards-history", level) };
 }
 
-const OUTCOME_WORDS: Record<HistoryReplay["outcome"], string> = {
-  written: "written",
-  "would write": "would write",
-  "not all written": "not all written (kept)",
-  incomplete: "not all the batch's records found (kept)",
-  failed: "failed (kept)",
-  gone: "no longer in the stream (kept)",
-  unreadable: "not a failure record (kept)",
-};
-
 export function registerHistory(program: Command): void {
   const deployed = deployedHistorySettings();
   const history = addStreamFunctionOptions(
@@ -103,7 +89,8 @@ export function registerHistory(program: Command): void {
       { table: config.TABLE_NAME },
       options.drain ? "writing the history until caught up" : "writing the history; Ctrl-C to stop",
     );
-    const summary = await runUntilStopped(writer, { drain: options.drain, startedAt, logger });
+    const run = await runUntilStopped(writer, { drain: options.drain, startedAt, logger });
+    const { summary } = run;
     if (options.json) printJson(summary);
     else
       printPairs({
@@ -114,105 +101,38 @@ export function registerHistory(program: Command): void {
         retries: summary.retries,
         "batches given up": summary.givenUp,
       });
-    const notice = givenUpNotice(
-      summary.givenUp,
+    reportRunEnd(
+      run,
+      options,
+      "history's writer",
       destination(config.HISTORY_FAILURE_QUEUE_URL !== undefined),
     );
-    if (notice !== undefined) {
-      process.stderr.write(`rewards: ${notice}\n`);
-      process.exitCode = 1;
-    }
   });
 
-  history
-    .command("failures")
-    .description(
-      "show the history writer's given-up batches (HISTORY_FAILURE_QUEUE_URL): why, and where in the stream, without removing them",
-    )
-    .option("--max <n>", "at most this many", integer(1, 1000), 10)
-    .option("--json", "print JSON (the failure records as Lambda wrote them)")
-    .action(async (options: { max: number; json?: boolean }) => {
-      const config = commandConfig("HISTORY_FAILURE_QUEUE_URL");
-      const { sqs } = clientsFor(config);
-      const counts = await queueCounts(sqs, config.HISTORY_FAILURE_QUEUE_URL);
-      const held = await holdFailures(sqs, config.HISTORY_FAILURE_QUEUE_URL, options.max, 30);
-      // Shown first, released after: nothing is deleted, and a failed release hides nothing read.
-      if (options.json)
-        printJson(
-          held.map((h) => (h.ok ? h.failure : { messageId: h.message.MessageId, problem: h.problem })),
-        );
-      else if (held.length === 0)
-        process.stdout.write("no given-up batches: every award the writer was handed is in the history\n");
-      else {
-        printTable(held.map(failureRow));
-        if (counts.visible > held.length)
-          process.stdout.write(`(${held.length} of ${counts.visible} shown)\n`);
-      }
-      const notReleased = await releaseReported(
-        sqs,
-        config.HISTORY_FAILURE_QUEUE_URL,
-        held.map((h) => h.message),
-      );
-      if (notReleased !== undefined) {
-        process.stderr.write(`rewards: ${notReleased} (nothing is lost: failures deletes nothing)\n`);
-        process.exitCode = 1;
-      }
-    });
-
-  history
-    .command("replay")
-    .description(
-      "write the history items of given-up batches: read each batch back from the stream (within its 24 hours) to its last record, run the history writer's own code on its awards and revocations, delete the failure record once every item is written (harmless to repeat: each record writes the same item)",
-    )
-    .option("--max <n>", "at most this many failure records", integer(1, 100_000), 1000)
-    .option("--dry-run", "write nothing; say how many awards each batch holds")
-    .option("--json", "print JSON")
-    .action(async (options: { max: number; dryRun?: boolean; json?: boolean }) => {
-      const config = commandConfig(
-        "HISTORY_FAILURE_QUEUE_URL",
-        ...(options.dryRun ? [] : (["TABLE_NAME"] as const)),
-      );
-      const { sqs } = clientsFor(config);
-      const progress = progressFor(options.json, "replay");
-      let notReleased: string | undefined;
-      const results = await replayHistoryFailures({
-        sqs,
-        streams: createStreamsClient(config),
-        history: historyDepsOf({ ...config, TABLE_NAME: config.TABLE_NAME ?? "(dry run)" }),
-        queueUrl: config.HISTORY_FAILURE_QUEUE_URL,
-        max: options.max,
-        dryRun: options.dryRun === true,
-        onProgress: progress.onProgress,
-        onNotReleased: (problem) => {
-          notReleased = problem;
-        },
-      });
-      progress.stop();
-      const written = results.reduce((n, r) => n + r.written, 0);
-      const kept = results.filter((r) => r.outcome !== "written" && r.outcome !== "would write");
-      if (options.json) printJson({ batches: results.length, written, kept: kept.length, results });
-      else if (results.length === 0) process.stdout.write("no given-up batches to replay\n");
-      else {
-        printTable(
-          results.map((r) => ({ ...r, outcome: OUTCOME_WORDS[r.outcome] })),
-          ["from", "to", "awards", "written", "outcome", "reason"],
-        );
-        process.stdout.write(
-          options.dryRun
-            ? `${plural(results.length, "batch", "batches")}, ${plural(
-                results.reduce((n, r) => n + r.awards, 0),
-                "award",
-              )} would be written\n`
-            : `${plural(written, "award")} written from ${plural(results.length - kept.length, "batch", "batches")}; ${plural(kept.length, "batch", "batches")} kept\n`,
-        );
-        if (results.some((r) => r.outcome === "gone"))
-          process.stdout.write(`Batches no longer in the stream: ${REBUILD_HINT} (or \`--all\`).\n`);
-      }
-      if (notReleased !== undefined)
-        process.stderr.write(`rewards: ${notReleased} (nothing is lost: they stay in the queue)\n`);
-      const refused = results.some((r) => r.outcome === "incomplete" || r.outcome === "failed");
-      if ((!options.dryRun && kept.length > 0) || refused || notReleased !== undefined) process.exitCode = 1;
-    });
+  registerStreamFailureCommands(history, {
+    queue: "HISTORY_FAILURE_QUEUE_URL",
+    replayNeeds: "TABLE_NAME",
+    target: (config) =>
+      historyReplayTarget(historyDepsOf({ ...config, TABLE_NAME: config.TABLE_NAME ?? "(dry run)" })),
+    replayCommand: "rewards history replay",
+    failures: {
+      description:
+        "show the history writer's given-up batches (HISTORY_FAILURE_QUEUE_URL): why, and where in the stream, without removing them",
+      noneLeft: "no given-up batches: every award the writer was handed is in the history",
+    },
+    replay: {
+      description:
+        "write the history items of given-up batches: read each batch back from the stream (within its 24 hours) to its last record, run the history writer's own code on its awards and revocations, delete the failure record once every item is written (harmless to repeat: each record writes the same item)",
+      dryRun: "write nothing; say how many awards each batch holds",
+      words: {
+        done: "written",
+        replayed: "written",
+        wouldReplay: "would write",
+        notAllDone: "not all written",
+      },
+      pastTheStream: `Batches no longer in the stream: ${REBUILD_HINT} (or \`--all\`).`,
+    },
+  });
 
   registerHistoryRebuild(history);
 }

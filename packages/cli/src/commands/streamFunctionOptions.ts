@@ -3,8 +3,10 @@ import type { StreamSource } from "@rewards/local";
 import { type Command, Option } from "commander";
 import type { FunctionCode } from "../functions/functionProcess";
 import type { StreamMappingSettings } from "../functions/streamFunction";
+import { unfinishedDrainNotice } from "../functions/unfinishedDrainNotice";
 import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
 import { integer } from "../options";
+import { type GivenUpDestination, givenUpNotice } from "../streamFailures/givenUpNotice";
 import { untilSignal } from "../untilSignal";
 
 /** The options of a command that runs a function on the table's stream (`announcer`, `history`). */
@@ -72,10 +74,21 @@ export function streamSettingsFrom(
   };
 }
 
+/** How a run of a local stream function ended. */
+export interface StreamFunctionRun<Outcomes> {
+  /** Its statistics, with the batches given up. */
+  summary: Outcomes & { invocations: number; records: number; retries: number; givenUp: number };
+  /** What stopped it: `caught up` (--drain), the signal (`SIGINT`, `SIGTERM`), or `the source's end`. */
+  stoppedBy: string;
+  /** Whether everything the stream held at its start had gone through it when it stopped. */
+  caughtUp: boolean;
+}
+
 /**
  * Runs a local stream function until SIGINT/SIGTERM, the source's end, or — with `--drain` —
  * until everything the stream held at `startedAt` went through it; then stops it (the
- * invocation in flight finishes) and answers its statistics with the batches given up.
+ * invocation in flight finishes) and answers its statistics with the batches given up, what
+ * stopped it, and whether it had caught up by then.
  */
 export async function runUntilStopped<Outcomes extends Record<string, number>>(
   fn: {
@@ -84,21 +97,47 @@ export async function runUntilStopped<Outcomes extends Record<string, number>>(
     stop(): Promise<void>;
   },
   options: { drain?: boolean | undefined; startedAt: number; logger: Logger },
-): Promise<Outcomes & { invocations: number; records: number; retries: number; givenUp: number }> {
-  const caughtUp = options.drain
-    ? waitUntilAnnounced(fn.source, options.startedAt, Number.POSITIVE_INFINITY)
+): Promise<StreamFunctionRun<Outcomes>> {
+  const untilCaughtUp = options.drain
+    ? waitUntilAnnounced(fn.source, options.startedAt, Number.POSITIVE_INFINITY).then(() => "caught up")
     : new Promise<never>(() => {});
-  await Promise.race([
+  const stoppedBy = await Promise.race([
     untilSignal((signal) => options.logger.info({ signal }, "stopping: finishing the invocation in flight")),
-    fn.source.done,
-    caughtUp,
+    fn.source.done.then(() => "the source's end"),
+    untilCaughtUp,
   ]);
+  const caughtUp = stoppedBy === "caught up" || fn.source.caughtUp(options.startedAt);
   await fn.stop();
   return {
-    ...fn.stats.outcomes,
-    invocations: fn.stats.invocations,
-    records: fn.stats.records,
-    retries: fn.stats.retries,
-    givenUp: fn.source.givenUp,
+    summary: {
+      ...fn.stats.outcomes,
+      invocations: fn.stats.invocations,
+      records: fn.stats.records,
+      retries: fn.stats.retries,
+      givenUp: fn.source.givenUp,
+    },
+    stoppedBy,
+    caughtUp,
   };
+}
+
+/**
+ * A run's last lines, on stderr, each a reason to exit 1: the batches it gave up
+ * (givenUpNotice), and a `--drain` stopped before it caught up (unfinishedDrainNotice).
+ */
+export function reportRunEnd(
+  run: StreamFunctionRun<Record<string, number>>,
+  options: StreamFunctionCliOptions,
+  what: string,
+  destination: GivenUpDestination,
+): void {
+  const lines = [
+    givenUpNotice(run.summary.givenUp, destination),
+    unfinishedDrainNotice({ ...run, drain: options.drain === true }, what, options.checkpoint),
+  ];
+  for (const line of lines) {
+    if (line === undefined) continue;
+    process.stderr.write(`rewards: ${line}\n`);
+    process.exitCode = 1;
+  }
 }

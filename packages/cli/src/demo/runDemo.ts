@@ -11,14 +11,14 @@ import { startLocalWorker } from "../functions/localWorker";
 import type { FunctionCode } from "../functions/workerFunction";
 import type { WorkerStats } from "../functions/workerStats";
 import { checkGrants, type GrantCheck } from "../grants/checkGrants";
-import { replayFailures } from "../grants/failedBatches";
 import { grantsAmong, receiveGrants } from "../grants/receiveGrants";
 import { createStreamsClient } from "../grants/tableStream";
 import { waitUntilAnnounced } from "../grants/waitUntilAnnounced";
-import { replayHistoryFailures } from "../history/replayHistoryFailures";
 import { compareXp, dayTotalsOver, type Mismatch } from "../profiles";
 import { queueCounts } from "../queues/queueCounts";
 import { waitUntilDrained } from "../queues/waitForDrain";
+import { replayStreamFailures } from "../streamFailures/replayStreamFailures";
+import { announcerReplayTarget, historyReplayTarget } from "../streamFailures/replayTargets";
 import { generateTraffic, type TrafficOptions } from "../traffic/generateTraffic";
 import { sendTraffic } from "../traffic/sendTraffic";
 import { checkHistory, type HistoryCheck } from "./checkHistory";
@@ -250,15 +250,15 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
         problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
       await history.stop();
       // Batches it gave up: replayed from the stream, as an operator would (`rewards history replay`).
-      const replayed = await replayHistoryFailures({
+      const replayed = await replayStreamFailures({
         sqs,
         streams: createStreamsClient(config),
-        history: createHistoryDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+        target: historyReplayTarget(createHistoryDeps({ ...stack.env, LOG_LEVEL: "silent" })),
         queueUrl: stack.resources.historyFailureQueueUrl,
         max: 1000,
         dryRun: false,
       });
-      const unwritten = replayed.filter((r) => r.outcome !== "written").length;
+      const unwritten = replayed.filter((r) => r.outcome !== "replayed").length;
       if (unwritten > 0) problems.push(`${unwritten} given-up history batches could not be replayed`);
     });
     const historyCheck = await inPhase("verifying the history", () =>
@@ -275,10 +275,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     });
     // Batches given up under the injected faults: replayed from the stream, as an operator would.
     const replayedBatches = await inPhase("replaying the announcer's given-up batches", () =>
-      replayFailures({
+      replayStreamFailures({
         sqs,
         streams: createStreamsClient(config),
-        announcer: createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" }),
+        target: announcerReplayTarget(createAnnouncerDeps({ ...stack.env, LOG_LEVEL: "silent" })),
         queueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
         max: 1000,
         dryRun: false,
@@ -363,7 +363,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(`${grants.unexpected.length} reward.granted ids that name no award`);
     if (grants.inconsistent.length > 0)
       problems.push(`${grants.inconsistent.length} reward.granted ids whose copies differ`);
-    const unreplayed = replayedBatches.filter((r) => r.outcome !== "republished").length;
+    const unreplayed = replayedBatches.filter((r) => r.outcome !== "replayed").length;
     if (unreplayed > 0) problems.push(`${unreplayed} given-up announcer batches could not be replayed`);
     if (grantsAmong(received).length !== received.announcements.length + received.unreadable.length)
       problems.push("messages on the grants queue that are not reward.granted");

@@ -6,7 +6,7 @@ import {
   historyRepairOf,
   intentKeyOfGuard,
 } from "@rewards/core";
-import { describeError } from "@rewards/core/aws";
+import { describeError, isConditionFailure } from "@rewards/core/aws";
 import { guardPages } from "./guardPages";
 import { keyText, storedHistoryItems } from "./storedHistoryItems";
 
@@ -65,9 +65,6 @@ export interface RebuildReport {
   /** Guards the writer cannot read either: no history item can be derived from them. */
   unreadable: Array<{ pk: string; reason: string }>;
 }
-
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: unknown } | null)?.name === "ConditionalCheckFailedException";
 
 function emptyUser(userId: string): UserRebuild {
   return {

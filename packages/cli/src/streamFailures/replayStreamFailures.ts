@@ -1,10 +1,11 @@
 import type { DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
 import type { Message, SQSClient } from "@aws-sdk/client-sqs";
-import type { StreamBatchFailure } from "@rewards/core";
 import { describeError } from "@rewards/core/aws";
 import type { DynamoDBRecord } from "aws-lambda";
 import { deleteHeld, releaseReported } from "../dlq/heldMessages";
+import { type BatchReplay, isUnreplayable } from "./batchReplay";
 import { type HeldFailure, holdFailures } from "./heldFailures";
+import { missingRecords } from "./missingRecords";
 import { readStreamRange } from "./streamRange";
 
 /** Which function a replay feeds: its mapping's filter and its own code. */
@@ -17,32 +18,13 @@ export interface StreamReplayTarget {
   pastTheStream: string;
 }
 
-export type BatchReplayOutcome =
-  /** Every record the function is handed done; the failure record deleted. */
-  | "replayed"
-  /** --dry-run: what a replay would hand the function. */
-  | "would replay"
-  /** The function did not do all of them: the record stays. */
-  | "not all done"
-  /** The stream gave back fewer (or more) of the batch's records than its batchSize: the record stays. */
-  | "incomplete"
-  /** The stream no longer holds the records: the record stays. */
-  | "gone"
-  /** Not a failure record: it stays. */
-  | "unreadable"
-  /** A call failed (reading the stream, the function's code, deleting the record): the record stays; harmless to run again. */
-  | "failed";
-
-export interface BatchReplay {
+/** A record no replay can ever do, as --discard-unreplayable shows it before deleting it. */
+export interface UnreplayableRecord {
   messageId?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-  /** Records of the range the mapping's filter passes: what the function is handed. */
-  handed: number;
-  /** Of those, done by the function now. */
-  done: number;
-  outcome: BatchReplayOutcome;
-  reason?: string;
+  outcome: "gone" | "unreadable";
+  reason: string;
+  /** The message's body as received: the failure record in full (or whatever else it is). */
+  body: string;
 }
 
 export interface ReplayStreamFailuresOptions {
@@ -55,33 +37,12 @@ export interface ReplayStreamFailuresOptions {
   onProgress?: ((done: number, total: number) => void) | undefined;
   /** Told when kept records could not be made visible again at once (they are when their hold ends). */
   onNotReleased?: ((problem: string) => void) | undefined;
-}
-
-/**
- * Pure: why the records read back are not the given-up batch, or undefined when they are.
- * A failure record describes the records the function was handed (docs/local-stack.md, "The
- * on-failure record under a filter"): `batchSize` is compared with the records of the range
- * the mapping's filter passes (`handed`), and the read must have reached the range's end.
- */
-export function missingRecords(
-  batch: StreamBatchFailure["DDBStreamBatchInfo"],
-  found: { handed: number; inRange: number },
-  reachedEnd: boolean,
-  pastTheStream: string,
-): string | undefined {
-  const { handed, inRange } = found;
-  if (reachedEnd && handed === batch.batchSize) return undefined;
-  const where = reachedEnd
-    ? `between sequence numbers ${batch.startSequenceNumber} and ${batch.endSequenceNumber}`
-    : `from sequence number ${batch.startSequenceNumber}; the stream ended before ${batch.endSequenceNumber}`;
-  const filtered = inRange === handed ? "" : ` (${inRange} records read, ${inRange - handed} filtered out)`;
-  const difference =
-    handed < batch.batchSize
-      ? `${batch.batchSize - handed} missing`
-      : handed > batch.batchSize
-        ? `${handed - batch.batchSize} more than it held`
-        : "its last record not reached";
-  return `found ${handed} of the batch's ${batch.batchSize} records ${where}${filtered}: ${difference} (kept; run again later, or ${pastTheStream})`;
+  /**
+   * --discard-unreplayable: the records no replay can ever do (isUnreplayable) are handed to
+   * `show` once the pass has read them all, and deleted only after it resolved (printed and
+   * flushed); in a dry run they are shown and kept. Undefined: they are kept, as any other.
+   */
+  discard?: { show: (records: readonly UnreplayableRecord[]) => Promise<void> } | undefined;
 }
 
 /** One failure record replayed: never throws (a failed call is its outcome). */
@@ -154,36 +115,100 @@ async function replayOne(
 }
 
 /**
+ * --discard-unreplayable's step, after the pass: every unreplayable record shown first (all of
+ * them, awaited), then each deleted. A record is deleted only once shown: when showing fails,
+ * none is. Answers each record's result and whether it is gone from the queue.
+ */
+async function discardAll(
+  options: ReplayStreamFailuresOptions & { discard: NonNullable<ReplayStreamFailuresOptions["discard"]> },
+  unreplayable: ReadonlyArray<{ result: BatchReplay; message: Message }>,
+): Promise<Array<{ result: BatchReplay; deleted: boolean }>> {
+  try {
+    await options.discard.show(
+      unreplayable.map(({ result, message }) => ({
+        messageId: message.MessageId,
+        outcome: result.outcome as UnreplayableRecord["outcome"],
+        reason: result.reason ?? "",
+        body: message.Body ?? "",
+      })),
+    );
+  } catch (error) {
+    return unreplayable.map(({ result }) => ({
+      result: {
+        ...result,
+        outcome: "failed",
+        reason: `not discarded: it could not be printed first (${describeError(error)})`,
+      },
+      deleted: false,
+    }));
+  }
+  const outcomes: Array<{ result: BatchReplay; deleted: boolean }> = [];
+  for (const { result, message } of unreplayable) {
+    if (options.dryRun) {
+      outcomes.push({ result: { ...result, outcome: "would discard" }, deleted: false });
+      continue;
+    }
+    try {
+      await deleteHeld(options.sqs, options.queueUrl, message);
+      outcomes.push({ result: { ...result, outcome: "discarded" }, deleted: true });
+    } catch (error) {
+      outcomes.push({
+        result: {
+          ...result,
+          outcome: "failed",
+          reason: `printed, but not deleted (it stays in the queue): ${describeError(error)}`,
+        },
+        deleted: false,
+      });
+    }
+  }
+  return outcomes;
+}
+
+/**
  * Replays a stream function's given-up batches: reads each one's records back from the stream
  * (to the range's end), hands those its mapping's filter passes to the function's own code,
- * and deletes the failure record only when the stream gave back exactly the batch's records
+ * and deletes the failure record only when the stream gave back the whole batch (missingRecords)
  * and the function did every one. Harmless to repeat when the function is (the announcer's
- * ids, the history's items). Every record not deleted is made visible again at once; a failed
- * call is a record's outcome, so the report always comes back.
+ * ids, the history's items). With `discard`, the records no replay can do are shown, then
+ * deleted. Every record not deleted is made visible again at once; a failed call is a
+ * record's outcome, so the report always comes back.
  */
 export async function replayStreamFailures(options: ReplayStreamFailuresOptions): Promise<BatchReplay[]> {
-  const { sqs, queueUrl } = options;
+  const { sqs, queueUrl, discard } = options;
   const held = await holdFailures(sqs, queueUrl, options.max, 300);
   const results: BatchReplay[] = [];
   const keep: Message[] = [];
+  const unreplayable: Array<{ index: number; result: BatchReplay; message: Message }> = [];
   for (const [index, item] of held.entries()) {
     options.onProgress?.(index, held.length);
-    if (!item.ok) {
-      results.push({
-        messageId: item.message.MessageId,
-        handed: 0,
-        done: 0,
-        outcome: "unreadable",
-        reason: item.problem,
-      });
-      keep.push(item.message);
-      continue;
-    }
-    const { result, deleted } = await replayOne(options, item);
+    const { result, deleted } = item.ok
+      ? await replayOne(options, item)
+      : {
+          result: {
+            messageId: item.message.MessageId,
+            handed: 0,
+            done: 0,
+            outcome: "unreadable" as const,
+            reason: item.problem,
+          },
+          deleted: false,
+        };
     results.push(result);
-    if (!deleted) keep.push(item.message);
+    if (deleted) continue;
+    if (discard !== undefined && isUnreplayable(result.outcome))
+      unreplayable.push({ index, result, message: item.message });
+    else keep.push(item.message);
   }
   options.onProgress?.(held.length, held.length);
+  if (discard !== undefined && unreplayable.length > 0) {
+    const discarded = await discardAll({ ...options, discard }, unreplayable);
+    for (const [i, { result, deleted }] of discarded.entries()) {
+      const { index, message } = unreplayable[i] as (typeof unreplayable)[number];
+      results[index] = result;
+      if (!deleted) keep.push(message);
+    }
+  }
   // What stays is visible again at once, not after the hold.
   const notReleased = await releaseReported(sqs, queueUrl, keep);
   if (notReleased !== undefined) options.onNotReleased?.(notReleased);

@@ -105,3 +105,14 @@ export function isUnknownOutcome(error: unknown): boolean {
     !THROTTLING.has(String(shapeOf(error).name))
   );
 }
+
+/**
+ * A single write's condition failed (`ConditionalCheckFailedException`): DynamoDB's answer
+ * that the item is not as the condition asked, nothing written. The history's put is
+ * conditional (an unrevoked item never replaces a revoked one), so for its writer and
+ * `rewards history rebuild` this is an older image after a revocation: skipped, not failed.
+ * (A transaction's failed condition is a cancellation reason instead: classifyError.)
+ */
+export function isConditionFailure(error: unknown): boolean {
+  return shapeOf(error).name === "ConditionalCheckFailedException";
+}

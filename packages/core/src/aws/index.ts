@@ -6,7 +6,7 @@
 
 export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
 export { type AwardDeps, type AwardOptions, type AwardOutcome, awardTogether } from "./awardTogether";
-export { classifyError, type ErrorClass } from "./classifyError";
+export { classifyError, type ErrorClass, isConditionFailure } from "./classifyError";
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export { describeError } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";

@@ -1,6 +1,6 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { historyItemOf, historyPutOf } from "@rewards/core";
-import { describeError, embeddedMetrics, readGuardRecord } from "@rewards/core/aws";
+import { describeError, embeddedMetrics, isConditionFailure, readGuardRecord } from "@rewards/core/aws";
 import { resources } from "@rewards/core/deploy";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import pLimit from "p-limit";
@@ -37,9 +37,6 @@ type Outcome =
   | { kind: "behind"; reason: string };
 
 const sequenceNumberOf = (record: DynamoDBRecord): string => record.dynamodb?.SequenceNumber ?? "";
-
-const isConditionFailure = (error: unknown): boolean =>
-  (error as { name?: unknown } | null)?.name === "ConditionalCheckFailedException";
 
 /**
  * The whole history writer: every guard INSERT/MODIFY's new image (0 XP included) becomes one
