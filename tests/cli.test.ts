@@ -33,6 +33,14 @@ it.beforeEach(({ env: testEnv, queues: testQueues }) => {
 
 const cli = (args: string[], stdin?: string) => runCli(args, env, stdin);
 
+/** A deployed stage's outputs with only what `rewards env` requires. */
+const MINIMAL_STAGE = {
+  region: "eu-west-1",
+  queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
+  dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
+  tableName: "t",
+};
+
 async function processQueue() {
   const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
   const poller = await startPoller({
@@ -304,15 +312,10 @@ describe("configuration and usage errors", () => {
   it("rewards env exports the stage's daily cap, unsets it for a stage without one, and says when the outputs predate it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "outputs-"));
     const outputs = join(dir, "outputs.json");
-    const stage = {
-      region: "eu-west-1",
-      queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
-      dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
-      tableName: "t",
-    };
     const base =
       "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
       "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=t\n";
+    const stage = MINIMAL_STAGE;
     await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 50 }));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
@@ -340,13 +343,7 @@ describe("configuration and usage errors", () => {
   it("rewards env exports the stage's history retention, 0 (forever) included, for `history rebuild`", async () => {
     const dir = await mkdtemp(join(tmpdir(), "outputs-"));
     const outputs = join(dir, "outputs.json");
-    const stage = {
-      region: "eu-west-1",
-      queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
-      dlqUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/dlq",
-      tableName: "t",
-      dailyXpCap: 0,
-    };
+    const stage = { ...MINIMAL_STAGE, dailyXpCap: 0 };
     for (const historyDays of [0, 30]) {
       await writeFile(outputs, JSON.stringify({ ...stage, historyDays }));
       const run = await runCli(["env", "--outputs", outputs], {});
