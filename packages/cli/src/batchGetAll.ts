@@ -31,11 +31,12 @@ export async function batchGetAll(
       },
       { shouldRetry: (cause) => classifyError(cause) === "transient" },
     );
+    // A call that failed is its own error; keys still unprocessed when the retries ran out
+    // (retryRemainder's last "error" is then only its count of them) are said in words.
     if (remainder.length > 0)
-      throw (
-        error ??
-        new CliError(`${remainder.length} ${what} could not be read (DynamoDB left them unprocessed)`)
-      );
+      throw error instanceof Error && error.name !== "Remainder"
+        ? error
+        : new CliError(`${remainder.length} ${what} could not be read (DynamoDB left them unprocessed)`);
   }
   return items;
 }
