@@ -151,7 +151,11 @@ export function registerStreamFailureCommands(parent: Command, words: StreamFail
         });
         progress.stop();
         const tally = replayTally(results);
-        const discardCount = options.discardUnreplayable ? { discarded: tally.discarded } : {};
+        const discardCount = options.discardUnreplayable
+          ? dryRun
+            ? { wouldDiscard: tally.wouldDiscard }
+            : { discarded: tally.discarded }
+          : {};
         if (json)
           printJson({
             batches: tally.batches,
@@ -178,7 +182,9 @@ export function registerStreamFailureCommands(parent: Command, words: StreamFail
               ? `${batches(tally.batches)}, ${plural(tally.handed, "award")} would be ${done}${discarding}\n`
               : `${plural(tally.done, "award")} ${done} from ${batches(tally.replayed)}; ${batches(tally.kept)} kept${discarding}\n`,
           );
-          const gone = results.some((r) => r.outcome === "gone");
+          // Discarding (or about to) a record gone from the stream leaves its awards to the step
+          // past the stream all the same.
+          const gone = results.some((r) => r.outcome === "gone" || r.was === "gone");
           if (gone) process.stdout.write(`${words.replay.pastTheStream}\n`);
           if (results.some((r) => isUnreplayable(r.outcome)))
             process.stdout.write(

@@ -29,6 +29,8 @@ export interface BatchReplay {
   done: number;
   outcome: BatchReplayOutcome;
   reason?: string;
+  /** A record discarded (or that would be): why no replay could do it. */
+  was?: "gone" | "unreadable";
 }
 
 /**

@@ -119,6 +119,9 @@ async function replayOne(
  * them, awaited), then each deleted. A record is deleted only once shown: when showing fails,
  * none is. Answers each record's result and whether it is gone from the queue.
  */
+/** What an unreplayable record's result was before it was discarded. */
+const unreplayableAs = (result: BatchReplay) => result.outcome as UnreplayableRecord["outcome"];
+
 async function discardAll(
   options: ReplayStreamFailuresOptions & { discard: NonNullable<ReplayStreamFailuresOptions["discard"]> },
   unreplayable: ReadonlyArray<{ result: BatchReplay; message: Message }>,
@@ -127,7 +130,7 @@ async function discardAll(
     await options.discard.show(
       unreplayable.map(({ result, message }) => ({
         messageId: message.MessageId,
-        outcome: result.outcome as UnreplayableRecord["outcome"],
+        outcome: unreplayableAs(result),
         reason: result.reason ?? "",
         body: message.Body ?? "",
       })),
@@ -145,12 +148,18 @@ async function discardAll(
   const outcomes: Array<{ result: BatchReplay; deleted: boolean }> = [];
   for (const { result, message } of unreplayable) {
     if (options.dryRun) {
-      outcomes.push({ result: { ...result, outcome: "would discard" }, deleted: false });
+      outcomes.push({
+        result: { ...result, outcome: "would discard", was: unreplayableAs(result) },
+        deleted: false,
+      });
       continue;
     }
     try {
       await deleteHeld(options.sqs, options.queueUrl, message);
-      outcomes.push({ result: { ...result, outcome: "discarded" }, deleted: true });
+      outcomes.push({
+        result: { ...result, outcome: "discarded", was: unreplayableAs(result) },
+        deleted: true,
+      });
     } catch (error) {
       outcomes.push({
         result: {

@@ -79,7 +79,30 @@ export async function readStreamRange(
     return { ok: true, records, reachedEnd: false };
   } catch (error) {
     const name = (error as { name?: string }).name ?? "";
-    if (GONE.has(name)) return { ok: false, reason: describeError(error) };
-    throw error;
+    if (!GONE.has(name)) throw error;
+    // "Not found" from a client asking another region than the stream's is a wrong setting,
+    // not a stream gone: a record taken for gone may be discarded for good.
+    const asked = name === "ResourceNotFoundException" ? await regionOf(streams) : undefined;
+    const region = streamRegion(batch.streamArn);
+    if (asked !== undefined && region !== undefined && asked !== region)
+      throw new Error(
+        `the stream ${batch.streamArn} is in ${region}, but the client asks ${asked} (check AWS_REGION): ${describeError(error)}`,
+      );
+    return { ok: false, reason: describeError(error) };
+  }
+}
+
+/** Pure: the region an ARN names (`arn:aws:dynamodb:<region>:…`), if it has one. */
+export function streamRegion(arn: string): string | undefined {
+  const region = arn.split(":")[3];
+  return region === undefined || region === "" ? undefined : region;
+}
+
+/** The region the client sends to, when it can say. */
+async function regionOf(streams: DynamoDBStreamsClient): Promise<string | undefined> {
+  try {
+    return await streams.config.region();
+  } catch {
+    return undefined;
   }
 }
