@@ -1,7 +1,8 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type PublishDeps, publishGrants } from "@rewards/announcer";
 import { NO_DEADLINE } from "@rewards/core/aws";
-import { awardedGuards, type GuardWindow } from "./awardedGuards";
+import type { GuardWindow } from "../guardPages";
+import { awardedGuards } from "./awardedGuards";
 
 export interface RepublishOptions extends GuardWindow {
   dynamo: DynamoDBDocumentClient;

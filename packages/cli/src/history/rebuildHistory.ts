@@ -7,7 +7,7 @@ import {
   intentKeyOfGuard,
 } from "@rewards/core";
 import { describeError, isConditionFailure } from "@rewards/core/aws";
-import { guardPages } from "./guardPages";
+import { guardPages } from "../guardPages";
 import { keyText, storedHistoryItems } from "./storedHistoryItems";
 
 export interface RebuildOptions {
@@ -112,7 +112,7 @@ export async function rebuildHistory(
   const users = new Map<string, UserRebuild>();
   const unreadable: RebuildReport["unreadable"] = [];
   let guards = 0;
-  for await (const page of guardPages(dynamo, options.tableName, options.userId)) {
+  for await (const page of guardPages(dynamo, options.tableName, { userId: options.userId })) {
     unreadable.push(...page.unreadable);
     guards += page.guards.length;
     // Each guard with the key of its item, as the writer derives it.
