@@ -1,4 +1,4 @@
-import { BatchGetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type AwardRequest,
   dayTotalKey,
@@ -9,7 +9,7 @@ import {
   payable,
   untimelyReason,
 } from "@rewards/core";
-import { classifyError, retryRemainder } from "@rewards/core/aws";
+import { batchGetAll } from "../batchGetAll";
 
 /**
  * What replaying a parked message would do now: `pay` (no live guard for its intent), `paid`
@@ -152,27 +152,15 @@ async function dayTotals(
   tableName: string,
   keys: readonly string[],
 ): Promise<Map<string, number>> {
+  const dayKeys = keys.map((key) => {
+    const [userId, day] = key.split("\n") as [string, string];
+    return dayTotalKey(userId, day);
+  });
   const totals = new Map<string, number>();
-  for (let start = 0; start < keys.length; start += 100) {
-    const { remainder, error } = await retryRemainder(
-      keys.slice(start, start + 100).map((key) => {
-        const [userId, day] = key.split("\n") as [string, string];
-        return dayTotalKey(userId, day);
-      }),
-      async (pending) => {
-        const { Responses, UnprocessedKeys } = await dynamo.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        for (const item of Responses?.[tableName] ?? []) {
-          const userId = String(item.pk).slice("USER#".length);
-          const day = String(item.sk).slice("DAY#".length);
-          if (typeof item.xp === "number") totals.set(`${userId}\n${day}`, item.xp);
-        }
-        return (UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof pending;
-      },
-      { shouldRetry: (failure) => classifyError(failure) === "transient" },
-    );
-    if (remainder.length > 0) throw error;
+  for (const item of await batchGetAll(dynamo, tableName, dayKeys, "day totals")) {
+    const userId = String(item.pk).slice("USER#".length);
+    const day = String(item.sk).slice("DAY#".length);
+    if (typeof item.xp === "number") totals.set(`${userId}\n${day}`, item.xp);
   }
   return totals;
 }
@@ -186,23 +174,16 @@ async function liveGuards(
 ): Promise<Map<string, { revoked: boolean }>> {
   const live = new Map<string, { revoked: boolean }>();
   const nowSeconds = Math.floor(now / 1000);
-  for (let start = 0; start < keys.length; start += 100) {
-    const { remainder, error } = await retryRemainder(
-      keys.slice(start, start + 100).map((key) => guardKey(key)),
-      async (pending) => {
-        const { Responses, UnprocessedKeys } = await dynamo.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        for (const item of Responses?.[tableName] ?? []) {
-          const expiresAt = item.expiresAt;
-          if (typeof expiresAt !== "number" || expiresAt >= nowSeconds)
-            live.set(String(item.pk).slice("IDEM#".length), { revoked: item.revokedAt !== undefined });
-        }
-        return (UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof pending;
-      },
-      { shouldRetry: (failure) => classifyError(failure) === "transient" },
-    );
-    if (remainder.length > 0) throw error;
+  const guards = await batchGetAll(
+    dynamo,
+    tableName,
+    keys.map((key) => guardKey(key)),
+    "guards",
+  );
+  for (const item of guards) {
+    const expiresAt = item.expiresAt;
+    if (typeof expiresAt !== "number" || expiresAt >= nowSeconds)
+      live.set(String(item.pk).slice("IDEM#".length), { revoked: item.revokedAt !== undefined });
   }
   return live;
 }
