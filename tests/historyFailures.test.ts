@@ -628,33 +628,36 @@ describe("--drain stopped before catching up", () => {
   });
 });
 
-describe("history failures and replay part-way", () => {
+describe("failures and replay part-way, for both stream functions (one registerStreamFailureCommands)", () => {
   it.for([
-    ["failures", "ChangeMessageVisibilityBatch", 0],
-    ["failures", "ReceiveMessage", 1],
-    ["replay", "ChangeMessageVisibilityBatch", 0],
-    ["replay", "ReceiveMessage", 1],
+    ["history", "failures", "ChangeMessageVisibilityBatch", 0],
+    ["history", "failures", "ReceiveMessage", 1],
+    ["history", "replay", "ChangeMessageVisibilityBatch", 0],
+    ["history", "replay", "ReceiveMessage", 1],
+    ["grants", "failures", "ChangeMessageVisibilityBatch", 0],
+    ["grants", "failures", "ReceiveMessage", 1],
+    ["grants", "replay", "ChangeMessageVisibilityBatch", 0],
+    ["grants", "replay", "ReceiveMessage", 1],
   ] as const)(
-    "history %s with %s failing keeps every record",
-    async ([command, operation, skip], { stack }) => {
+    "%s %s with %s failing keeps every record",
+    async ([group, command, operation, skip], { stack }) => {
       const table = await ownTable(stack);
+      const queueUrl = group === "history" ? table.historyFailureQueueUrl : table.announcerFailureQueueUrl;
       const sqs = createSqsClient(table.env);
       for (let i = 0; i < 12; i++)
-        await sqs.send(
-          new SendMessageCommand({ QueueUrl: table.historyFailureQueueUrl, MessageBody: `not json ${i}` }),
-        );
+        await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: `not json ${i}` }));
       const proxy = await startFaultProxy({
         target: stack.endpoints.sqs,
         rules: [{ operation, fault: "http500", probability: 1, skip }],
         seed: 1,
       });
-      const run = await runCli(["history", command, "--max", "20", "--json"], {
+      const run = await runCli([group, command, "--max", "20", "--json"], {
         ...table.env,
         AWS_ENDPOINT_URL_SQS: proxy.endpoint,
       });
       await proxy.stop();
       expect(run.code).toBe(1);
-      const { visible, inFlight } = await queueCounts(sqs, table.historyFailureQueueUrl);
+      const { visible, inFlight } = await queueCounts(sqs, queueUrl);
       expect(visible + inFlight).toBe(12);
       if (operation === "ChangeMessageVisibilityBatch") {
         expect(run.stderr).toContain("not released");
