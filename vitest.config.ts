@@ -24,6 +24,8 @@ const UNIT = [
   "packages/producer/test/**/*.test.ts",
   "packages/reader/test/**/*.test.ts",
   "packages/read-api/test/**/*.test.ts",
+  "packages/ops/test/**/*.test.ts",
+  "packages/scenario/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
 ];
 const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];

@@ -13,23 +13,18 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { createDynamoClient, createLogger, createSqsClient } from "@rewards/core/aws";
+import { resources, toolConfigFrom } from "@rewards/core/deploy";
 import {
-  checkGrants,
-  configFrom,
   deployedAnnouncerSettings,
   type FunctionCode,
-  generateTraffic,
-  grantsAmong,
-  receiveGrants,
-  sendTraffic,
+  startFaultProxy,
   startLocalAnnouncer,
+  startLocalStack,
   startLocalWorker,
-  waitForDrain,
-  waitUntilAnnounced,
-} from "@rewards/cli";
-import { createDynamoClient, createLogger, createSqsClient } from "@rewards/core/aws";
-import { resources } from "@rewards/core/deploy";
-import { startFaultProxy, startLocalStack } from "@rewards/local";
+} from "@rewards/local";
+import { grantsAmong, receiveGrants, waitForDrain } from "@rewards/ops";
+import { checkGrants, generateTraffic, sendTraffic, waitUntilAnnounced } from "@rewards/scenario";
 
 const { values } = parseArgs({
   options: {
@@ -79,7 +74,7 @@ const busProxy = await startFaultProxy({
 const logger = createLogger({ level: "silent" });
 let functionMs = 0;
 const announcer = await startLocalAnnouncer({
-  config: configFrom(
+  config: toolConfigFrom(
     {
       ...stack.env,
       AWS_ENDPOINT_URL_DYNAMODB_STREAMS: streamProxy.endpoint,
@@ -97,7 +92,7 @@ const announcer = await startLocalAnnouncer({
   },
 });
 const worker = await startLocalWorker({
-  config: configFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME", "QUEUE_URL"),
+  config: toolConfigFrom({ ...stack.env, LOG_LEVEL: "silent" }, "TABLE_NAME", "QUEUE_URL"),
   code,
   settings: { waitTimeSeconds: 1, pollers: 2, timeoutMs: 30_000 },
   logger,

@@ -10,9 +10,10 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { compareXp, generateTraffic, queueCounts, sendTraffic, waitForDrain } from "@rewards/cli";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { startLocalStack } from "@rewards/local";
+import { compareXp, queueCounts, waitForDrain } from "@rewards/ops";
+import { generateTraffic, sendTraffic } from "@rewards/scenario";
 import { childrenOf, startCli } from "@rewards/testing";
 
 const { values } = parseArgs({

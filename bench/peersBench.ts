@@ -9,8 +9,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { generateTraffic, scanTable } from "@rewards/cli";
-import { guardKey, PROFILE_UPDATE, profileKey } from "@rewards/core";
+import { guardKey, PROFILE_UPDATE, profileKey, userOfKey } from "@rewards/core";
 import { resources } from "@rewards/core/deploy";
 import {
   createTable,
@@ -20,6 +19,8 @@ import {
   startFaultProxy,
   startLocalStack,
 } from "@rewards/local";
+import { scanTable } from "@rewards/ops";
+import { generateTraffic } from "@rewards/scenario";
 import { sqsRecord } from "@rewards/testing";
 import type { SqsBatchHandler } from "@rewards/worker";
 import type { SQSRecord } from "aws-lambda";
@@ -123,7 +124,7 @@ async function awardsByUser(stack: LocalStack, tables: Tables): Promise<Map<stri
   const result = new Map<string, number>();
   for await (const page of scanTable(doc, { TableName: tables.tableName, ConsistentRead: true })) {
     for (const item of page.Items ?? []) {
-      if (item.sk === "PROFILE") result.set(String(item.pk).slice("USER#".length), Number(item.awards));
+      if (item.sk === profileKey("").sk) result.set(userOfKey(item.pk) ?? "", Number(item.awards));
     }
   }
   doc.destroy();
@@ -170,17 +171,14 @@ async function callsAndUnits(stack: LocalStack, peer: Peer) {
   // Item sizes as stored, for the capacity model.
   const doc = documentClient(clientConfig(stack.endpoints.dynamodb));
   const profile =
-    (
-      await doc.send(
-        new GetCommand({ TableName: run.tables.tableName, Key: { pk: "USER#calls-user-0", sk: "PROFILE" } }),
-      )
-    ).Item ?? {};
+    (await doc.send(new GetCommand({ TableName: run.tables.tableName, Key: profileKey("calls-user-0") })))
+      .Item ?? {};
   const guard =
     (
       await doc.send(
         new GetCommand({
           TableName: run.tables.tableName,
-          Key: { pk: "IDEM#calls-user-0#calls-slug#article.completed", sk: "IDEM" },
+          Key: guardKey("calls-user-0#calls-slug#article.completed"),
         }),
       )
     ).Item ?? {};

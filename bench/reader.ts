@@ -14,17 +14,19 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type ConsumedCapacity, DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
+import { grantId, guardKey, historyItemKey } from "@rewards/core";
+import { createLogger } from "@rewards/core/aws";
+import { toolConfigFrom } from "@rewards/core/deploy";
 import {
-  configFrom,
   deployedHistorySettings,
+  type FaultRule,
+  startFaultProxy,
   startLocalHistory,
   startLocalReadApi,
-  waitUntilAnnounced,
-} from "@rewards/cli";
-import { grantId, historyItemKey } from "@rewards/core";
-import { createLogger } from "@rewards/core/aws";
-import { type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
+  startLocalStack,
+} from "@rewards/local";
 import { createReader } from "@rewards/reader";
+import { waitUntilAnnounced } from "@rewards/scenario";
 import { completed, eventBody, lambdaContext, signup, sqsEvent, sqsRecord } from "@rewards/testing";
 import { createHandler, createWorkerDeps } from "@rewards/worker";
 
@@ -72,7 +74,7 @@ function measuredClient(endpoint: string) {
 
 const stack = await startLocalStack({ tableName: "bench-reader" });
 const env: Record<string, string> = { ...stack.env, LOG_LEVEL: "silent" };
-const config = configFrom(env, "TABLE_NAME");
+const config = toolConfigFrom(env, "TABLE_NAME");
 const history = await startLocalHistory({
   config,
   code: "artifact",
@@ -249,7 +251,7 @@ process.stdout.write(JSON.stringify({ initMs, firstRequestMs: performance.now() 
     const guard = await probe.send(
       new GetItemCommand({
         TableName: config.TABLE_NAME,
-        Key: marshall({ pk: `IDEM#${intentKey}`, sk: "IDEM" }),
+        Key: marshall(guardKey(intentKey)),
         ConsistentRead: true,
       }),
     );

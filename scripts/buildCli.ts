@@ -1,7 +1,7 @@
 /**
  * The `rewards` command's bundle (packages/cli/dist/): the CLI, the workspace packages and
  * most third-party packages it uses, compiled once, so a run loads a few minified files
- * instead of starting tsx. Every command is its own chunk, loaded only when it runs (packages/cli/src/commandList.ts).
+ * instead of starting tsx. Every command is its own chunk, loaded only when it runs (packages/cli/src/registry.ts).
  * `npm run build:function` builds it with the functions (and so does `npm test`'s pretest);
  * packages/cli/bin/rewards.js runs it while it is newer than every file it was built from
  * (dist/inputs.json), the source through tsx otherwise.

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { queueCounts } from "@rewards/cli";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import {
   type BatchSummary,
@@ -14,6 +13,7 @@ import {
   startFaultProxy,
   startPoller,
 } from "@rewards/local";
+import { queueCounts } from "@rewards/ops";
 import {
   childrenOf,
   completed,

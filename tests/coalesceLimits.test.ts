@@ -1,7 +1,7 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { WorkerStats } from "@rewards/cli";
 import { type AwardRequest, decodeEvent, intentKey } from "@rewards/core";
 import { awardTogether, createDynamoClient } from "@rewards/core/aws";
+import { WorkerStats } from "@rewards/local";
 import {
   completed,
   eventBody,

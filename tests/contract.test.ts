@@ -4,7 +4,6 @@ import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { waitForDrain } from "@rewards/cli";
 import {
   decodeEvent,
   type EventPattern,
@@ -15,6 +14,7 @@ import {
 } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
 import { pythonForMoto } from "@rewards/local";
+import { waitForDrain } from "@rewards/ops";
 import { createEventBuilders } from "@rewards/producer";
 import { freshModule, profileOf, stackTest, startCountingPoller } from "@rewards/testing";
 import { createWorkerDeps } from "@rewards/worker";

@@ -1,9 +1,10 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { compareXp, generateTraffic, queueCounts, sendTraffic, waitForDrain } from "@rewards/cli";
 import { PARK_ATTRIBUTES } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { type Provisioned, startFaultProxy } from "@rewards/local";
+import { compareXp, queueCounts, waitForDrain } from "@rewards/ops";
+import { generateTraffic, sendTraffic } from "@rewards/scenario";
 import {
   completed,
   drain,

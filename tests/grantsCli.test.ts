@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
 import { isAwardCandidate } from "@rewards/announcer";
-import { queueCounts } from "@rewards/cli";
 import { createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
+import { queueCounts } from "@rewards/ops";
 import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import {

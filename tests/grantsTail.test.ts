@@ -5,10 +5,10 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { queueCounts, readAnnouncement } from "@rewards/cli";
 import { GUARD_PK_PREFIX, GUARD_SK, type GuardImage, rewardGranted, rewardRevoked } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
+import { queueCounts, readAnnouncement } from "@rewards/ops";
 import { completed, drain, HANG_GUARD_MS, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, it as plainIt } from "vitest";
 

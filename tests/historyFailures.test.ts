@@ -10,11 +10,11 @@ import {
 } from "@aws-sdk/client-sqs";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { isAwardCandidate } from "@rewards/announcer";
-import { historyReplayTarget, queueCounts, replayStreamFailures } from "@rewards/cli";
 import { streamBatchFailureSchema } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { createHistoryDeps } from "@rewards/history";
 import { startFaultProxy } from "@rewards/local";
+import { historyReplayTarget, queueCounts, replayStreamFailures } from "@rewards/ops";
 import { completed, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, onTestFinished } from "vitest";
 import {

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { revokeIntent } from "@rewards/cli";
 import { guardKey } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
+import { revokeIntent } from "@rewards/ops";
 import { completed, runCli, stackTest } from "@rewards/testing";
 import { describe, expect, onTestFinished } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";

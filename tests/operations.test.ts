@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReceiveMessageCommand, SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { queueCounts } from "@rewards/cli";
 import { profileKey } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
+import { queueCounts } from "@rewards/ops";
 import {
   completed,
   eventBody,

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
-import { queueCounts } from "@rewards/cli";
 import { createSqsClient } from "@rewards/core/aws";
 import {
   type BatchHandler,
@@ -10,6 +9,7 @@ import {
   PollerOptionsError,
   startPoller,
 } from "@rewards/local";
+import { queueCounts } from "@rewards/ops";
 import { stackTest, waitFor } from "@rewards/testing";
 import type { SQSEvent } from "aws-lambda";
 import pino from "pino";

@@ -2,9 +2,10 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
-import { configFrom, revokeIntent, startLocalReadApi } from "@rewards/cli";
 import { createDynamoBaseClient, createDynamoClient, createLogger } from "@rewards/core/aws";
-import { functionUrlEvent, pythonForMoto, startFaultProxy } from "@rewards/local";
+import { toolConfigFrom } from "@rewards/core/deploy";
+import { functionUrlEvent, pythonForMoto, startFaultProxy, startLocalReadApi } from "@rewards/local";
+import { revokeIntent } from "@rewards/ops";
 import { createHandler, createReadApiDeps, problemTypes } from "@rewards/read-api";
 import { createReader } from "@rewards/reader";
 import { completed, HANG_GUARD_MS, lambdaContext, signup, stackTest } from "@rewards/testing";
@@ -376,7 +377,7 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
     async ({ stack }) => {
       const { env, reader } = await seededUser(stack, "py-reader");
       const api = await startLocalReadApi({
-        config: configFrom(env, "TABLE_NAME"),
+        config: toolConfigFrom(env, "TABLE_NAME"),
         code: "source",
         onOutput: () => {},
       });
@@ -429,7 +430,7 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
     async ({ stack }) => {
       const { env, reader } = await seededUser(stack, "bundled");
       const api = await startLocalReadApi({
-        config: configFrom(env, "TABLE_NAME"),
+        config: toolConfigFrom(env, "TABLE_NAME"),
         code: "artifact",
         onOutput: () => {},
       });

@@ -5,9 +5,9 @@ import {
   type BatchGetItemCommandOutput,
   DynamoDBClient,
 } from "@aws-sdk/client-dynamodb";
-import { revokeIntent } from "@rewards/cli";
 import { grantId } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
+import { revokeIntent } from "@rewards/ops";
 import {
   createReader,
   type HistoryAward,

@@ -7,7 +7,6 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { isAwardCandidate } from "@rewards/announcer";
-import { revokeIntent } from "@rewards/cli";
 import {
   grantId,
   guardKey,
@@ -17,6 +16,7 @@ import {
   rewardRevokedSchema,
 } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
+import { revokeIntent } from "@rewards/ops";
 import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { announced, award, everyRecord, ownTable, sourceFor } from "./fixtures/announcerFixtures";

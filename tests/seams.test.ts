@@ -104,3 +104,70 @@ describe("the four functions are one shape", () => {
     ).toBe(true);
   });
 });
+
+describe("the CLI is commands over libraries (docs/architecture.md)", () => {
+  const cli = sources("packages/cli/src");
+  const code = (file: string) =>
+    readFileSync(`${root}${file}`, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+
+  it("keeps the operations, the scenario and the local functions out of the command's package", () => {
+    const lines = cli.reduce(
+      (sum, file) => sum + readFileSync(`${root}${file}`, "utf8").split("\n").length - 1,
+      0,
+    );
+    expect(lines).toBeLessThanOrEqual(3_500);
+    expect(cli).toContain("packages/cli/src/main.ts");
+    expect(cli).toContain("packages/cli/src/registry.ts");
+  });
+
+  it("writes output and sets the exit code in runtime/io.ts and main.ts alone", () => {
+    const writers = cli.filter((file) =>
+      /process\.(stdout|stderr|exitCode|exit\b)|console\./.test(code(file)),
+    );
+    expect(writers.sort()).toEqual(["packages/cli/src/main.ts", "packages/cli/src/runtime/io.ts"]);
+  });
+
+  it.each(cli.filter((file) => file.startsWith("packages/cli/src/commands/")))(
+    "%s reaches AWS only through @rewards/ops",
+    (file) => {
+      expect(allImports(file).filter((spec) => /^@aws-sdk\/|^@smithy\//.test(spec))).toEqual([]);
+      expect(code(file)).not.toMatch(/\.send\(/);
+    },
+  );
+
+  it.each([...sources("packages/ops/src"), ...sources("packages/scenario/src")])(
+    "%s knows no command line: no commander, no process",
+    (file) => {
+      expect(allImports(file).filter((spec) => spec === "commander")).toEqual([]);
+      expect(code(file)).not.toMatch(/\bprocess\./);
+    },
+  );
+
+  it("is imported by nothing outside it", () => {
+    const outside = [
+      ...sources("packages").filter(
+        (file) => !file.startsWith("packages/cli/") && !file.includes("/node_modules/"),
+      ),
+      ...sources("tests"),
+      ...sources("bench"),
+      ...sources("scripts"),
+    ];
+    expect(
+      outside.filter((file) => allImports(file).some((spec) => spec.startsWith("@rewards/cli"))),
+    ).toEqual([]);
+  });
+});
+
+describe("the table's layout lives in core's domain alone", () => {
+  const outside = [
+    ...sources("packages").filter(
+      (file) => /^packages\/[^/]+\/src\//.test(file) && !file.startsWith("packages/core/src/domain/"),
+    ),
+    ...sources("bench"),
+  ];
+  it.each(outside)("%s builds or slices no key by hand", (file) => {
+    const code = readFileSync(`${root}${file}`, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+    // A key's prefix in a string or template: `"USER#"`, `USER#${id}`, `"IDEM#…"`.
+    expect(code).not.toMatch(/["'`](USER|DAY|IDEM|AWARD|BOARD|WEEK)#/);
+  });
+});

@@ -1,7 +1,8 @@
 import { BatchWriteCommand, DeleteCommand } from "@aws-sdk/lib-dynamodb";
-import { checkHistory, SCAN_PAGE_ITEMS } from "@rewards/cli";
 import { grantId, historyItemKey } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
+import { SCAN_PAGE_ITEMS } from "@rewards/ops";
+import { checkHistory } from "@rewards/scenario";
 import { guardItem, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 

@@ -8,18 +8,6 @@ import type { Message } from "@aws-sdk/client-sqs";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { createAnnouncerDeps } from "@rewards/announcer";
 import {
-  announcerReplayTarget,
-  checkGrants,
-  checkHistory,
-  createStreamsClient,
-  generateTraffic,
-  queueCounts,
-  readProfiles,
-  replayStreamFailures,
-  sendTraffic,
-  waitForDrain,
-} from "@rewards/cli";
-import {
   decodeEvent,
   guardImageSchema,
   guardKey,
@@ -32,8 +20,16 @@ import {
   rewardRevokedSchema,
   seededRandom,
 } from "@rewards/core";
-import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
+import { createDynamoClient, createSqsClient, createStreamsClient } from "@rewards/core/aws";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
+import {
+  announcerReplayTarget,
+  queueCounts,
+  readProfiles,
+  replayStreamFailures,
+  waitForDrain,
+} from "@rewards/ops";
+import { checkGrants, checkHistory, generateTraffic, sendTraffic } from "@rewards/scenario";
 import { drain, REWARDS_BIN } from "@rewards/testing";
 
 export interface SoakOptions {

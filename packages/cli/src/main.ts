@@ -1,5 +1,6 @@
-import { main } from "./program";
+import { processIo } from "./runtime/io";
+import { runProgram } from "./runtime/program";
 
-const code = await main(process.argv);
-// Exit explicitly: SDK keep-alive sockets would otherwise hold the process open.
-process.exit(code);
+// The bin's entry (bin/rewards.js): argv → the registry's command → its output → the exit
+// code. Exit explicitly: SDK keep-alive sockets would otherwise hold the process open.
+process.exit(await runProgram(process.argv, processIo));

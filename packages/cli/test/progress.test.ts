@@ -1,21 +1,28 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { progressFor } from "../src/progress";
+import { describe, expect, it } from "vitest";
+import { progressFor } from "../src/runtime/progress";
 
-afterEach(() => vi.restoreAllMocks());
+function stream() {
+  const writes: string[] = [];
+  return {
+    writes,
+    stream: { write: (text: string) => writes.push(text) > 0 } as unknown as NodeJS.WritableStream,
+  };
+}
 
 describe("progressFor", () => {
   it("reports nothing when quiet (--json)", () => {
-    expect(progressFor(true, "replay").onProgress).toBeUndefined();
+    const { stream: s } = stream();
+    expect(progressFor(true, "replay", { terminal: true, stream: s }).onProgress).toBeUndefined();
   });
 
   it("off a terminal, is silent, or writes a line at most every linesEveryMs", () => {
-    const write = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
-    progressFor(false, "replay", { terminal: false }).onProgress?.(1, 2);
-    expect(write).not.toHaveBeenCalled();
-    const lines = progressFor(false, "processed", { terminal: false, linesEveryMs: 60_000 });
+    const { writes, stream: s } = stream();
+    progressFor(false, "replay", { terminal: false, stream: s }).onProgress?.(1, 2);
+    expect(writes).toEqual([]);
+    const lines = progressFor(false, "processed", { terminal: false, linesEveryMs: 60_000, stream: s });
     lines.onProgress?.(1, 10);
     lines.onProgress?.(2, 10);
     lines.stop();
-    expect(write.mock.calls).toEqual([["  processed 1 of 10\n"]]);
+    expect(writes).toEqual(["  processed 1 of 10\n"]);
   });
 });

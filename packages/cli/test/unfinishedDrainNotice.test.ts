@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unfinishedDrainNotice } from "../src/functions/unfinishedDrainNotice";
+import { unfinishedDrainNotice } from "../src/text/unfinishedDrainNotice";
 
 describe("the line a --drain run ends with when it stopped before catching up", () => {
   it("none when it caught up, or was not draining", () => {

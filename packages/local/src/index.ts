@@ -25,6 +25,21 @@ export {
   type FunctionRuntime,
 } from "./functionRuntime/functionRuntime";
 export { lambdaEnvironment } from "./functionRuntime/lambdaEnvironment";
+export type { AnnouncerStats } from "./functions/announcerStats";
+export { type FunctionCode, functionLinesTo } from "./functions/functionProcess";
+export type { HistoryStats } from "./functions/historyStats";
+export {
+  type AnnouncerSettings,
+  deployedAnnouncerSettings,
+  type LocalAnnouncer,
+  startLocalAnnouncer,
+} from "./functions/localAnnouncer";
+export { deployedHistorySettings, type LocalHistory, startLocalHistory } from "./functions/localHistory";
+export { type LocalReadApi, startLocalReadApi } from "./functions/localReadApi";
+export { type LocalWorker, type PollerSettings, startLocalWorker } from "./functions/localWorker";
+export type { StreamMappingSettings } from "./functions/streamFunction";
+export { startWorkerFunction } from "./functions/workerFunction";
+export { WorkerStats } from "./functions/workerStats";
 export { functionUrlEvent, type HttpRequestLine } from "./functionUrl/functionUrlEvent";
 export { functionUrlResponse, type HttpAnswer } from "./functionUrl/functionUrlResponse";
 export { type FunctionUrlServerOptions, startFunctionUrlServer } from "./functionUrl/functionUrlServer";

@@ -7,7 +7,7 @@ import {
   QueryCommand,
 } from "@aws-sdk/client-dynamodb";
 import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
-import { dayTotalKey, isEventType, profileKey, rules } from "@rewards/core";
+import { capRoom, countsTowardCap, dayTotalKey, profileKey } from "@rewards/core";
 import { encodeCursor } from "./historyCursor";
 import { AWARD_SK_END, AWARD_SK_PREFIX, userPartition } from "./historyLayout";
 import { levelOf } from "./levels";
@@ -127,8 +127,7 @@ export function createReader(options: ReaderOptions): Reader {
       for (const raw of answer.Items ?? []) {
         const earning = readEarning(unmarshall(raw));
         // Counted as the cap counts it, revoked awards included (docs/awards.md#the-daily-cap).
-        const capped = isEventType(earning.type) ? rules[earning.type].dailyCapped : true;
-        if (earning.earnedOn === day && capped) xp += earning.xp;
+        if (earning.earnedOn === day && countsTowardCap(earning.type)) xp += earning.xp;
       }
       start = answer.LastEvaluatedKey;
     } while (start !== undefined);
@@ -169,7 +168,7 @@ export function createReader(options: ReaderOptions): Reader {
         today:
           dailyCap === undefined
             ? { day, xp: dayXp }
-            : { day, xp: dayXp, cap: dailyCap, left: Math.max(0, dailyCap - dayXp) },
+            : { day, xp: dayXp, cap: dailyCap, left: capRoom(dailyCap, dayXp) },
         ...("updatedAt" in stored && stored.updatedAt !== undefined ? { updatedAt: stored.updatedAt } : {}),
       };
     },

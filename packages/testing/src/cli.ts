@@ -1,14 +1,12 @@
 import { execFile, spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { HANG_GUARD_MS } from "./hangGuard";
 
-/** The `rewards` bin as npm declares it (packages/cli/package.json), found through the package. */
-export const REWARDS_BIN = (() => {
-  const manifest = createRequire(import.meta.url).resolve("@rewards/cli/package.json");
-  const { bin } = createRequire(import.meta.url)(manifest) as { bin: { rewards: string } };
-  return join(dirname(manifest), bin.rewards);
-})();
+/**
+ * The `rewards` bin as `npm install` links it at the workspace's root (what `npx rewards`
+ * runs), so the tests run the command as a user does and import nothing of the CLI.
+ */
+export const REWARDS_BIN = fileURLToPath(new URL("../../../node_modules/.bin/rewards", import.meta.url));
 
 export interface CliRun {
   code: number;

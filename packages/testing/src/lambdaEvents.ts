@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { marshall } from "@aws-sdk/util-dynamodb";
+import { guardKey } from "@rewards/core";
 import type {
   DynamoDBRecord,
   DynamoDBStreamEvent,
@@ -53,8 +54,7 @@ export function guardItem(
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return {
-    pk: `IDEM#${intentKey}`,
-    sk: "IDEM",
+    ...guardKey(intentKey),
     userId: "user123",
     type: "article.completed",
     amount: 20,

@@ -1,38 +1,35 @@
-import type { Command } from "commander";
-import { commandConfig } from "../cliConfig";
-import { functionLinesToStderr } from "../functions/functionProcess";
-import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
-import { printJson, printPairs } from "../output";
-import { cliLogger } from "../stdErrLogger";
+import { resources } from "@rewards/core/deploy";
 import {
   addStreamFunctionOptions,
-  reportRunEnd,
+  runEndNotices,
   runUntilStopped,
   type StreamFunctionCliOptions,
   streamSettingsFrom,
-} from "./streamFunctionOptions";
+} from "../options/streamFunctionOptions";
+import { defineCommand } from "../runtime/defineCommand";
+import { jsonText, pairsText } from "../runtime/text";
 
-export function registerAnnouncer(program: Command): void {
-  const deployed = deployedAnnouncerSettings();
-  addStreamFunctionOptions(
-    program
-      .command("announcer")
-      .description(
-        "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM",
-      ),
-    deployed,
-    "announcer",
-  ).action(async (options: StreamFunctionCliOptions) => {
-    const config = commandConfig("TABLE_NAME", "BUS_NAME");
-    const logger = cliLogger("rewards-announcer-source", config.LOG_LEVEL ?? "info");
+export default defineCommand<StreamFunctionCliOptions>()({
+  meta: {
+    name: "announcer",
+    description:
+      "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM",
+  },
+  options: (command) => addStreamFunctionOptions(command, resources.announcer, "announcer"),
+  needs: ["TABLE_NAME", "BUS_NAME"],
+  async run({ options, config, io }) {
+    const logger = io.logger("rewards-announcer-source", config.LOG_LEVEL ?? "info");
+    const { deployedAnnouncerSettings, functionLinesTo, startLocalAnnouncer } = await import(
+      "@rewards/local"
+    );
     const startedAt = Date.now();
     const announcer = await startLocalAnnouncer({
       config,
       code: options.function,
-      settings: streamSettingsFrom(deployed, options),
+      settings: streamSettingsFrom(deployedAnnouncerSettings(), options),
       checkpointFile: options.checkpoint,
       logger,
-      onOutput: functionLinesToStderr(logger),
+      onOutput: functionLinesTo(io.err, logger),
     });
     if (!config.ANNOUNCER_FAILURE_QUEUE_URL)
       logger.warn(
@@ -42,24 +39,26 @@ export function registerAnnouncer(program: Command): void {
       { table: config.TABLE_NAME, bus: config.BUS_NAME },
       options.drain ? "announcing until caught up" : "announcing; Ctrl-C to stop",
     );
-    const run = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger });
+    const run = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger, io });
     const { summary } = run;
-    if (options.json) printJson(summary);
-    else
-      printPairs({
-        announced: summary.announced,
-        "not announced (retried)": summary.failed,
-        invocations: summary.invocations,
-        retries: summary.retries,
-        "batches given up": summary.givenUp,
-      });
-    reportRunEnd(run, options, "announcer", {
-      variable: "ANNOUNCER_FAILURE_QUEUE_URL",
-      set: config.ANNOUNCER_FAILURE_QUEUE_URL !== undefined,
-      failures: "rewards grants failures",
-      replay: "rewards grants replay",
-      pastTheStream:
-        "announce their awards again from the table with `rewards grants republish --since <when>`",
-    });
-  });
-}
+    return {
+      ...runEndNotices(run, options, "announcer", {
+        variable: "ANNOUNCER_FAILURE_QUEUE_URL",
+        set: config.ANNOUNCER_FAILURE_QUEUE_URL !== undefined,
+        failures: "rewards grants failures",
+        replay: "rewards grants replay",
+        pastTheStream:
+          "announce their awards again from the table with `rewards grants republish --since <when>`",
+      }),
+      out: options.json
+        ? jsonText(summary)
+        : pairsText({
+            announced: summary.announced,
+            "not announced (retried)": summary.failed,
+            invocations: summary.invocations,
+            retries: summary.retries,
+            "batches given up": summary.givenUp,
+          }),
+    };
+  },
+});

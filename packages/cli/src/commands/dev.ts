@@ -1,20 +1,13 @@
-import { startLocalStack } from "@rewards/local";
-import type { Command } from "commander";
-import { commandConfig, configFrom } from "../cliConfig";
-import { deployedAnnouncerSettings, startLocalAnnouncer } from "../functions/localAnnouncer";
-import { deployedHistorySettings, startLocalHistory } from "../functions/localHistory";
-import { startLocalReadApi } from "../functions/localReadApi";
-import { startLocalWorker } from "../functions/localWorker";
-import { integer } from "../options";
-import { cliLogger } from "../stdErrLogger";
-import { untilSignal } from "../untilSignal";
+import { toolConfigFrom } from "@rewards/core/deploy";
+import { integer } from "../options/parsers";
 import {
   addPollerOptions,
   dailyCapEnv,
   dailyCapOption,
   type PollerCliOptions,
   pollerSettings,
-} from "./worker";
+} from "../options/pollerOptions";
+import { defineCommand } from "../runtime/defineCommand";
 
 interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
@@ -25,102 +18,113 @@ interface DevOptions extends PollerCliOptions {
   dailyCap?: number;
 }
 
-export function registerDev(program: Command): void {
-  addPollerOptions(
-    program
-      .command("dev")
-      .description(
-        "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker, stream sources running the announcer and the history's writer, and the HTTP read API on a loopback port (READER_URL), and print the env to point other shells at them; Ctrl-C stops",
-      ),
-    { minPollers: 0 },
-  )
-    .addOption(dailyCapOption())
-    .option(
-      "--visibility-timeout <seconds>",
-      "the queue's visibility timeout: how soon a killed worker's messages come back (default: the deployed 211)",
-      integer(1, 43_200),
-    )
-    .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
-    .option("--no-history", "do not run the history's writer (the reader's history stays empty)")
-    .option("--no-read-api", "do not serve the HTTP read API (no READER_URL)")
-    .option("--json", "print the environment as one JSON object (on one line), for scripts")
-    .action(async (options: DevOptions) => {
-      const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = commandConfig();
-      // The worker's cap (--daily-cap, else the shell's), printed with the env for the other shell's commands.
-      const capEnv = dailyCapEnv(options.dailyCap, REWARDS_DAILY_XP_CAP);
-      const logger = cliLogger("rewards-dev", LOG_LEVEL ?? "info");
-      const stack = await startLocalStack(
-        options.visibilityTimeout ? { visibilityTimeoutSeconds: options.visibilityTimeout } : {},
+export default defineCommand<DevOptions>()({
+  meta: {
+    name: "dev",
+    description:
+      "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker, stream sources running the announcer and the history's writer, and the HTTP read API on a loopback port (READER_URL), and print the env to point other shells at them; Ctrl-C stops",
+  },
+  options: (command) =>
+    addPollerOptions(command, { minPollers: 0 })
+      .addOption(dailyCapOption())
+      .option(
+        "--visibility-timeout <seconds>",
+        "the queue's visibility timeout: how soon a killed worker's messages come back (default: the deployed 211)",
+        integer(1, 43_200),
+      )
+      .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
+      .option("--no-history", "do not run the history's writer (the reader's history stays empty)")
+      .option("--no-read-api", "do not serve the HTTP read API (no READER_URL)")
+      .option("--json", "print the environment as one JSON object (on one line), for scripts"),
+  async run({ options, config: shell, io }) {
+    const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = shell;
+    // The worker's cap (--daily-cap, else the shell's), printed with the env for the other shell's commands.
+    const capEnv = dailyCapEnv(options.dailyCap, REWARDS_DAILY_XP_CAP);
+    const {
+      deployedAnnouncerSettings,
+      deployedHistorySettings,
+      startLocalAnnouncer,
+      startLocalHistory,
+      startLocalReadApi,
+      startLocalStack,
+      startLocalWorker,
+    } = await import("@rewards/local");
+    const logger = io.logger("rewards-dev", LOG_LEVEL ?? "info");
+    const stack = await startLocalStack(
+      options.visibilityTimeout ? { visibilityTimeoutSeconds: options.visibilityTimeout } : {},
+    );
+    try {
+      const config = toolConfigFrom(
+        { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY, ...capEnv },
+        "QUEUE_URL",
+        "TABLE_NAME",
+        "BUS_NAME",
       );
-      try {
-        const config = configFrom(
-          { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY, ...capEnv },
-          "QUEUE_URL",
-          "TABLE_NAME",
-          "BUS_NAME",
+      // stdout is for the env block; the functions' logs go to stderr, their metrics at debug.
+      const onOutput = (line: string) => {
+        if (line.startsWith('{"_aws"')) logger.debug({ emf: line }, "metrics");
+        else io.err(`${line}\n`);
+      };
+      const worker =
+        options.pollers === 0
+          ? undefined
+          : await startLocalWorker({
+              config,
+              code: options.function,
+              settings: pollerSettings(options),
+              logger,
+              onOutput,
+            });
+      const announcer = options.announcer
+        ? await startLocalAnnouncer({
+            config,
+            code: options.function,
+            settings: deployedAnnouncerSettings(),
+            logger,
+            onOutput,
+          })
+        : undefined;
+      const history = options.history
+        ? await startLocalHistory({
+            config,
+            code: options.function,
+            settings: deployedHistorySettings(),
+            failureQueueUrl: config.HISTORY_FAILURE_QUEUE_URL,
+            logger,
+            onOutput,
+          })
+        : undefined;
+      // The function URL's stand-in, with the worker's cap: `today` is read where the worker writes it.
+      const readApi = options.readApi
+        ? await startLocalReadApi({ config, code: options.function, onOutput })
+        : undefined;
+      // Listening before the env is printed: a script that stops it on reading the env is heard.
+      const stopped = io.untilSignal(() => logger.info("stopping"));
+      const printed = { ...stack.env, ...capEnv, ...(readApi ? { READER_URL: readApi.url } : {}) };
+      if (options.json) {
+        await io.out(`${JSON.stringify(printed)}\n`);
+      } else {
+        const exports = Object.entries(printed)
+          .map(([name, value]) => `export ${name}=${value}`)
+          .join("\n");
+        await io.out(
+          `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB and its stream: ${stack.backends.dynamodb}, EventBridge: ${stack.backends.eventbridge}); ` +
+            `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
+            `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}; ` +
+            `${history ? `the history's writer records every award in ${config.TABLE_NAME}` : "no history's writer (--no-history)"}; ` +
+            `${readApi ? `the read API answers at READER_URL (curl "$READER_URL/users/<id>")` : "no read API (--no-read-api)"}.\n` +
+            `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`.\n` +
+            "Every announcement goes to two queues, so that `grants tail` and a consumer under development never take each other's events: " +
+            "GRANTS_QUEUE_URL holds EventBridge's envelope (what `npx rewards grants tail` reads), " +
+            "CONSUMER_QUEUE_URL the CloudEvent alone, as a production rule with InputPath=$.detail delivers it (point your consumer there; see examples/python/consume.py):\n\n" +
+            `${exports}\n\nCtrl-C to stop.\n`,
         );
-        // stdout is for the env block; the functions' logs go to stderr, their metrics at debug.
-        const onOutput = (line: string) => {
-          if (line.startsWith('{"_aws"')) logger.debug({ emf: line }, "metrics");
-          else process.stderr.write(`${line}\n`);
-        };
-        const worker =
-          options.pollers === 0
-            ? undefined
-            : await startLocalWorker({
-                config,
-                code: options.function,
-                settings: pollerSettings(options),
-                logger,
-                onOutput,
-              });
-        const announcer = options.announcer
-          ? await startLocalAnnouncer({
-              config,
-              code: options.function,
-              settings: deployedAnnouncerSettings(),
-              logger,
-              onOutput,
-            })
-          : undefined;
-        const history = options.history
-          ? await startLocalHistory({
-              config,
-              code: options.function,
-              settings: deployedHistorySettings(),
-              failureQueueUrl: config.HISTORY_FAILURE_QUEUE_URL,
-              logger,
-              onOutput,
-            })
-          : undefined;
-        // The function URL's stand-in, with the worker's cap: `today` is read where the worker writes it.
-        const readApi = options.readApi
-          ? await startLocalReadApi({ config, code: options.function, onOutput })
-          : undefined;
-        const printed = { ...stack.env, ...capEnv, ...(readApi ? { READER_URL: readApi.url } : {}) };
-        if (options.json) {
-          process.stdout.write(`${JSON.stringify(printed)}\n`);
-        } else {
-          const exports = Object.entries(printed)
-            .map(([name, value]) => `export ${name}=${value}`)
-            .join("\n");
-          process.stdout.write(
-            `Local stack running (SQS: ${stack.backends.sqs}, DynamoDB and its stream: ${stack.backends.dynamodb}, EventBridge: ${stack.backends.eventbridge}); ` +
-              `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
-              `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}; ` +
-              `${history ? `the history's writer records every award in ${config.TABLE_NAME}` : "no history's writer (--no-history)"}; ` +
-              `${readApi ? `the read API answers at READER_URL (curl "$READER_URL/users/<id>")` : "no read API (--no-read-api)"}.\n` +
-              `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`.\n` +
-              "Every announcement goes to two queues, so that `grants tail` and a consumer under development never take each other's events: " +
-              "GRANTS_QUEUE_URL holds EventBridge's envelope (what `npx rewards grants tail` reads), " +
-              "CONSUMER_QUEUE_URL the CloudEvent alone, as a production rule with InputPath=$.detail delivers it (point your consumer there; see examples/python/consume.py):\n\n" +
-              `${exports}\n\nCtrl-C to stop.\n`,
-          );
-        }
-        await untilSignal(() => logger.info("stopping"));
-        await Promise.all([worker?.stop(), announcer?.stop(), history?.stop(), readApi?.stop()]);
-      } finally {
-        await stack.stop();
       }
-    });
-}
+      await stopped;
+      await Promise.all([worker?.stop(), announcer?.stop(), history?.stop(), readApi?.stop()]);
+    } finally {
+      await stack.stop();
+    }
+    return undefined;
+  },
+});

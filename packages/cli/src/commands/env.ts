@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
 import { describeIssues, toIssues } from "@rewards/core";
-import type { Command } from "commander";
 import { z } from "zod";
-import { CliError } from "../cliError";
-import { printJson } from "../output";
+import { CliError } from "../runtime/cliError";
+import { defineCommand } from "../runtime/defineCommand";
+import { jsonText } from "../runtime/text";
 
 /** What a deploy outputs (SST writes them to .sst/outputs.json), as the CLI needs them. */
 const outputsSchema = z.object({
@@ -23,67 +22,70 @@ const outputsSchema = z.object({
   historyDays: z.coerce.number().int().min(0).optional(),
 });
 
-export function registerEnv(program: Command): void {
-  program
-    .command("env")
-    .description(
+export default defineCommand<{ outputs: string; json?: boolean }>()({
+  meta: {
+    name: "env",
+    description:
       "print the variables that point this CLI at a deployed stage, from its outputs (.sst/outputs.json after `sst deploy`)",
-    )
-    .option("--outputs <file>", "the outputs file", ".sst/outputs.json")
-    .option("--json", "print JSON")
-    .action(async (options: { outputs: string; json?: boolean }) => {
-      let text: string;
-      try {
-        text = await readFile(options.outputs, "utf8");
-      } catch (error) {
-        throw new CliError(
-          `cannot read ${options.outputs} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run \`npx sst deploy --stage <stage>\` first, or pass --outputs`,
-        );
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        throw new CliError(`${options.outputs} is not JSON`);
-      }
-      const parsed = outputsSchema.safeParse(json);
-      if (!parsed.success) {
-        const problems = describeIssues(toIssues(parsed.error.issues));
-        throw new CliError(
-          `${options.outputs} lacks what the CLI needs (${problems}): is it a rewards stage's outputs?`,
-        );
-      }
-      const env = {
-        AWS_REGION: parsed.data.region,
-        QUEUE_URL: parsed.data.queueUrl,
-        DLQ_URL: parsed.data.dlqUrl,
-        TABLE_NAME: parsed.data.tableName,
-        ...(parsed.data.busName ? { BUS_NAME: parsed.data.busName } : {}),
-        ...(parsed.data.announcerFailureQueueUrl
-          ? { ANNOUNCER_FAILURE_QUEUE_URL: parsed.data.announcerFailureQueueUrl }
-          : {}),
-        ...(parsed.data.historyFailureQueueUrl
-          ? { HISTORY_FAILURE_QUEUE_URL: parsed.data.historyFailureQueueUrl }
-          : {}),
-        // The read API's function URL, for a site's backend or examples/python/read.py (signed requests).
-        ...(parsed.data.readerUrl ? { READER_URL: parsed.data.readerUrl.replace(/\/$/, "") } : {}),
-        ...(parsed.data.dailyXpCap ? { REWARDS_DAILY_XP_CAP: String(parsed.data.dailyXpCap) } : {}),
-        // What `rewards history rebuild` writes a missing item's retention with.
-        ...(parsed.data.historyDays === undefined
-          ? {}
-          : { REWARDS_HISTORY_DAYS: String(parsed.data.historyDays) }),
-      };
-      const cap = parsed.data.dailyXpCap;
-      if (cap === undefined)
-        process.stderr.write(
-          `rewards: ${options.outputs} does not say the stage's daily cap (deployed before dailyXpCap was an output): REWARDS_DAILY_XP_CAP left as it is; deploy the stage again to have it\n`,
-        );
-      if (options.json) return printJson(env);
-      // A stage without a cap unsets the variable, so a cap left in the shell cannot disagree with the worker.
-      const lines = Object.entries(env).map(([name, value]) => `export ${name}=${value}`);
-      if (cap === 0) lines.push("unset REWARDS_DAILY_XP_CAP");
-      // A stage without a read API: a READER_URL left in the shell would be another stage's.
-      if (!parsed.data.readerUrl) lines.push("unset READER_URL");
-      process.stdout.write(`${lines.join("\n")}\n`);
-    });
-}
+  },
+  options: (command) =>
+    command
+      .option("--outputs <file>", "the outputs file", ".sst/outputs.json")
+      .option("--json", "print JSON"),
+  async run({ options }) {
+    const { readFile } = await import("node:fs/promises");
+    let text: string;
+    try {
+      text = await readFile(options.outputs, "utf8");
+    } catch (error) {
+      throw new CliError(
+        `cannot read ${options.outputs} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): run \`npx sst deploy --stage <stage>\` first, or pass --outputs`,
+      );
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new CliError(`${options.outputs} is not JSON`);
+    }
+    const parsed = outputsSchema.safeParse(json);
+    if (!parsed.success) {
+      const problems = describeIssues(toIssues(parsed.error.issues));
+      throw new CliError(
+        `${options.outputs} lacks what the CLI needs (${problems}): is it a rewards stage's outputs?`,
+      );
+    }
+    const env = {
+      AWS_REGION: parsed.data.region,
+      QUEUE_URL: parsed.data.queueUrl,
+      DLQ_URL: parsed.data.dlqUrl,
+      TABLE_NAME: parsed.data.tableName,
+      ...(parsed.data.busName ? { BUS_NAME: parsed.data.busName } : {}),
+      ...(parsed.data.announcerFailureQueueUrl
+        ? { ANNOUNCER_FAILURE_QUEUE_URL: parsed.data.announcerFailureQueueUrl }
+        : {}),
+      ...(parsed.data.historyFailureQueueUrl
+        ? { HISTORY_FAILURE_QUEUE_URL: parsed.data.historyFailureQueueUrl }
+        : {}),
+      // The read API's function URL, for a site's backend or examples/python/read.py (signed requests).
+      ...(parsed.data.readerUrl ? { READER_URL: parsed.data.readerUrl.replace(/\/$/, "") } : {}),
+      ...(parsed.data.dailyXpCap ? { REWARDS_DAILY_XP_CAP: String(parsed.data.dailyXpCap) } : {}),
+      // What `rewards history rebuild` writes a missing item's retention with.
+      ...(parsed.data.historyDays === undefined
+        ? {}
+        : { REWARDS_HISTORY_DAYS: String(parsed.data.historyDays) }),
+    };
+    const cap = parsed.data.dailyXpCap;
+    const warning =
+      cap === undefined
+        ? `rewards: ${options.outputs} does not say the stage's daily cap (deployed before dailyXpCap was an output): REWARDS_DAILY_XP_CAP left as it is; deploy the stage again to have it\n`
+        : undefined;
+    if (options.json) return { warning, out: jsonText(env) };
+    // A stage without a cap unsets the variable, so a cap left in the shell cannot disagree with the worker.
+    const lines = Object.entries(env).map(([name, value]) => `export ${name}=${value}`);
+    if (cap === 0) lines.push("unset REWARDS_DAILY_XP_CAP");
+    // A stage without a read API: a READER_URL left in the shell would be another stage's.
+    if (!parsed.data.readerUrl) lines.push("unset READER_URL");
+    return { warning, out: `${lines.join("\n")}\n` };
+  },
+});

@@ -1,9 +1,7 @@
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { describeIssues, guardKey, intentKey, isEventType, keyPartsOf, rules, toIssues } from "@rewards/core";
-import type { Command } from "commander";
-import { clientsFor, commandConfig } from "../cliConfig";
-import { CliError } from "../cliError";
-import { printJson, printPairs } from "../output";
+import { describeIssues, intentKey, isEventType, keyPartsOf, rules, toIssues } from "@rewards/core";
+import { CliError } from "../runtime/cliError";
+import { defineCommand } from "../runtime/defineCommand";
+import { jsonText, pairsText } from "../runtime/text";
 
 /** `userId=u1 articleSlug=a` → { userId: "u1", articleSlug: "a" }; values may contain `=`. */
 function parseFields(fields: readonly string[]): Record<string, string> {
@@ -16,51 +14,51 @@ function parseFields(fields: readonly string[]): Record<string, string> {
   return data;
 }
 
-export function registerGuard(program: Command): void {
-  program
-    .command("guard")
-    .description("show the guard item of an intent: who was paid, how much, for which event, when")
-    .argument("<type>", `event type: ${Object.keys(rules).join(", ")}`)
-    .argument(
-      "<fields...>",
-      "the intent's data as field=value, e.g. userId=user123 articleSlug=idempotent-writes",
-    )
-    .option("--json", "print JSON")
-    .action(async (type: string, fields: string[], options: { json?: boolean }) => {
-      if (!isEventType(type))
-        throw new CliError(
-          `unknown type ${JSON.stringify(type)}; one of ${Object.keys(rules).join(", ")}`,
-          2,
-        );
-      const parsed = rules[type].schema.safeParse(parseFields(fields));
-      if (!parsed.success) {
-        throw new CliError(`invalid fields for ${type}: ${describeIssues(toIssues(parsed.error.issues))}`, 2);
-      }
-      const key = intentKey(keyPartsOf(type, parsed.data));
-      const config = commandConfig("TABLE_NAME");
-      const { dynamo } = clientsFor(config);
-      const { Item } = await dynamo.send(
-        new GetCommand({ TableName: config.TABLE_NAME, Key: guardKey(key), ConsistentRead: true }),
-      );
-      if (!Item)
-        throw new CliError(`no guard for intent ${JSON.stringify(key)}: never paid, or expired and swept`);
-      const guard = {
-        intentKey: key,
-        userId: Item.userId,
-        type: Item.type,
-        amount: Item.amount,
-        eventId: Item.eventId,
-        messageId: Item.messageId,
-        awardedAt: Item.awardedAt,
-        ...(Item.requested === undefined ? {} : { requested: Item.requested }),
-        expiresAt:
-          typeof Item.expiresAt === "number" ? new Date(Item.expiresAt * 1000).toISOString() : "never",
-        // A revoked award's guard stays until it expires, so the intent is not paid again (docs/revoking.md).
-        ...(Item.revokedAt === undefined
-          ? {}
-          : { revokedAt: Item.revokedAt, revokedReason: Item.revokedReason }),
-      };
-      if (options.json) printJson(guard);
-      else printPairs(guard);
-    });
+/** The guard as `rewards guard` shows it. */
+function guardView(key: string, item: Record<string, unknown>): Record<string, unknown> {
+  return {
+    intentKey: key,
+    userId: item.userId,
+    type: item.type,
+    amount: item.amount,
+    eventId: item.eventId,
+    messageId: item.messageId,
+    awardedAt: item.awardedAt,
+    ...(item.requested === undefined ? {} : { requested: item.requested }),
+    expiresAt: typeof item.expiresAt === "number" ? new Date(item.expiresAt * 1000).toISOString() : "never",
+    // A revoked award's guard stays until it expires, so the intent is not paid again (docs/revoking.md).
+    ...(item.revokedAt === undefined ? {} : { revokedAt: item.revokedAt, revokedReason: item.revokedReason }),
+  };
 }
+
+export default defineCommand<{ json?: boolean }>()({
+  meta: {
+    name: "guard",
+    description: "show the guard item of an intent: who was paid, how much, for which event, when",
+  },
+  // Declared here, not in meta.args, so its help describes each argument as before.
+  options: (command) =>
+    command
+      .argument("<type>", `event type: ${Object.keys(rules).join(", ")}`)
+      .argument(
+        "<fields...>",
+        "the intent's data as field=value, e.g. userId=user123 articleSlug=idempotent-writes",
+      )
+      .option("--json", "print JSON"),
+  needs: ["TABLE_NAME"],
+  async run({ options, args, config }) {
+    const [type, fields] = args as [string, string[]];
+    if (!isEventType(type))
+      throw new CliError(`unknown type ${JSON.stringify(type)}; one of ${Object.keys(rules).join(", ")}`, 2);
+    const parsed = rules[type].schema.safeParse(parseFields(fields));
+    if (!parsed.success)
+      throw new CliError(`invalid fields for ${type}: ${describeIssues(toIssues(parsed.error.issues))}`, 2);
+    const key = intentKey(keyPartsOf(type, parsed.data));
+    const { clientsFor, readGuard } = await import("@rewards/ops");
+    const item = await readGuard(clientsFor(config).dynamo, config.TABLE_NAME, key);
+    if (!item)
+      throw new CliError(`no guard for intent ${JSON.stringify(key)}: never paid, or expired and swept`);
+    const guard = guardView(key, item);
+    return { out: options.json ? jsonText(guard) : pairsText(guard) };
+  },
+});

@@ -1,14 +1,11 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import type { SQSClient } from "@aws-sdk/client-sqs";
-import { createPublisher, type PublishResult } from "@rewards/producer";
-import type { Command } from "commander";
-import { clientsFor, commandConfig } from "../cliConfig";
-import { CliError } from "../cliError";
-import { unreachableIn } from "../describeFailure";
-import { printJson } from "../output";
-import type { TrafficMessage } from "../traffic/generateTraffic";
-import { sendTraffic } from "../traffic/sendTraffic";
+import type { PublishResult } from "@rewards/producer";
+import type { SendReport, TrafficMessage } from "@rewards/scenario";
+import { CliError } from "../runtime/cliError";
+import { defineCommand } from "../runtime/defineCommand";
+import { unreachableIn } from "../runtime/describeFailure";
+import { jsonText } from "../runtime/text";
 
 export interface LineResult {
   line: number;
@@ -64,8 +61,7 @@ async function publishLines(
 /** `--raw`: every non-empty line as a message body, unchanged; attributes where the line names a type. */
 async function publishRaw(
   lines: AsyncIterable<string>,
-  sqs: SQSClient,
-  queueUrl: string,
+  send: (messages: TrafficMessage[]) => Promise<SendReport>,
 ): Promise<LineResult[]> {
   const messages: Array<{ line: number; message: TrafficMessage }> = [];
   let number = 0;
@@ -81,10 +77,7 @@ async function publishRaw(
     }
     messages.push({ line: number, message: { kind: "invalid", body: text, ...(type ? { type } : {}) } });
   }
-  const report = await sendTraffic(
-    messages.map((m) => m.message),
-    { sqs, queueUrl },
-  );
+  const report = await send(messages.map((m) => m.message));
   const failed = new Map(report.failed.map((f) => [f.index, f.error]));
   return messages.map(({ line }, index) =>
     failed.has(index) ? { line, ok: false, error: failed.get(index) } : { line, ok: true },
@@ -110,57 +103,74 @@ function unsentForNetwork(results: readonly LineResult[]): { unreachable?: strin
   return unreachable ? { unreachable, notSent } : { notSent };
 }
 
-export function registerPublish(program: Command): void {
-  program
-    .command("publish")
-    .description(
+/** The file, once open; one that cannot be read is a CliError naming it. */
+async function opened(file: string): Promise<NodeJS.ReadableStream> {
+  const input = createReadStream(file);
+  await new Promise<void>((resolve, reject) => {
+    input.once("open", () => resolve());
+    input.once("error", (error: Error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
+  });
+  return input;
+}
+
+interface PublishOptions {
+  json?: boolean;
+  source?: string;
+  raw?: boolean;
+}
+
+export default defineCommand<PublishOptions>()({
+  meta: {
+    name: "publish",
+    description:
       "publish NDJSON events (one CloudEvent per line) to QUEUE_URL; bad lines are reported, good ones still sent",
-    )
-    .argument("[file]", "NDJSON file, or - for standard input", "-")
-    .option("--source <source>", "the CloudEvents source to fill in where an event has none")
-    .option("--raw", "send each line exactly as it is, unvalidated (to see the worker park bad events)")
-    .option("--json", "print JSON")
-    .action(async (file: string, options: { json?: boolean; source?: string; raw?: boolean }) => {
-      const config = commandConfig("QUEUE_URL");
-      const { sqs } = clientsFor(config);
-      const input = file === "-" ? process.stdin : createReadStream(file);
-      const opened = new Promise<void>((resolve, reject) => {
-        if (input === process.stdin) return resolve();
-        input.once("open", () => resolve());
-        input.once("error", (error: Error) => reject(new CliError(`cannot read ${file}: ${error.message}`)));
-      });
-      await opened;
-      const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-      const results = options.raw
-        ? await publishRaw(lines, sqs, config.QUEUE_URL)
-        : await publishLines(
-            lines,
-            (events) => createPublisher({ queueUrl: config.QUEUE_URL, client: sqs }).publish(events),
-            options.source,
-          );
-      const failed = results.filter((r) => !r.ok).length;
-      const { unreachable, notSent } = unsentForNetwork(results);
-      if (options.json)
-        printJson({
+  },
+  options: (command) =>
+    command
+      .argument("[file]", "NDJSON file, or - for standard input", "-")
+      .option("--source <source>", "the CloudEvents source to fill in where an event has none")
+      .option("--raw", "send each line exactly as it is, unvalidated (to see the worker park bad events)")
+      .option("--json", "print JSON"),
+  needs: ["QUEUE_URL"],
+  async run({ options, args, config, io }) {
+    const file = args[0] as string;
+    const { clientsFor } = await import("@rewards/ops");
+    const { createPublisher } = await import("@rewards/producer");
+    const { sendTraffic } = await import("@rewards/scenario");
+    const { sqs } = clientsFor(config);
+    const input = file === "-" ? io.stdin : await opened(file);
+    // Read at once: nothing awaited between here and the loop, or lines read meanwhile are lost.
+    const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+    const results = options.raw
+      ? await publishRaw(lines, (messages) => sendTraffic(messages, { sqs, queueUrl: config.QUEUE_URL }))
+      : await publishLines(
+          lines,
+          (events) => createPublisher({ queueUrl: config.QUEUE_URL, client: sqs }).publish(events),
+          options.source,
+        );
+    const failed = results.filter((r) => !r.ok).length;
+    const { unreachable, notSent } = unsentForNetwork(results);
+    const warning = unreachable ? `rewards: ${unreachable}\n` : undefined;
+    const exitCode = failed > 0 ? { exitCode: 1 as const } : {};
+    if (options.json)
+      return {
+        out: jsonText({
           published: results.length - failed,
           failed,
           ...(unreachable ? { unreachable } : {}),
           results,
-        });
-      else {
-        for (const r of results) {
-          if (notSent.has(r.line)) continue; // said once, below
-          process.stdout.write(
-            r.ok
-              ? `line ${r.line}: ok${r.messageId ? ` ${r.messageId}` : ""}\n`
-              : `line ${r.line}: error ${r.error}\n`,
-          );
-        }
-        process.stdout.write(
-          `${results.length - failed} published, ${failed} failed${notSent.size > 0 ? ` (${linesWord(notSent.size)} not sent: the queue could not be reached)` : ""}\n`,
-        );
-      }
-      if (unreachable) process.stderr.write(`rewards: ${unreachable}\n`);
-      if (failed > 0) process.exitCode = 1;
-    });
-}
+        }),
+        warning,
+        ...exitCode,
+      };
+    const said = results
+      .filter((r) => !notSent.has(r.line)) // said once, below
+      .map((r) =>
+        r.ok
+          ? `line ${r.line}: ok${r.messageId ? ` ${r.messageId}` : ""}\n`
+          : `line ${r.line}: error ${r.error}\n`,
+      );
+    const total = `${results.length - failed} published, ${failed} failed${notSent.size > 0 ? ` (${linesWord(notSent.size)} not sent: the queue could not be reached)` : ""}\n`;
+    return { out: said.join("") + total, warning, ...exitCode };
+  },
+});

@@ -1,14 +1,9 @@
-import { readFile } from "node:fs/promises";
-import { text } from "node:stream/consumers";
-import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { clientsFor, commandConfig } from "../cliConfig";
-import { CliError } from "../cliError";
-import { rate } from "../options";
-import { printJson } from "../output";
-import { type Progress, progressBar } from "../progress";
-import { describeRevocations, revokeReport } from "../revoke/describeRevocations";
-import { revokeLines } from "../revoke/revokeLines";
+import { rate } from "../options/parsers";
+import { CliError } from "../runtime/cliError";
+import { defineCommand } from "../runtime/defineCommand";
+import { jsonText } from "../runtime/text";
+import { describeRevocations, revokeReport } from "../text/describeRevocations";
 
 interface RevokeOptions {
   reason: string;
@@ -27,50 +22,59 @@ function reasonText(value: string): string {
 /** Past this many lines a terminal gets a progress bar. */
 const LARGE = 100;
 
-export function registerRevoke(program: Command): void {
-  program
-    .command("revoke")
-    .description(
+export default defineCommand<RevokeOptions>()({
+  meta: {
+    name: "revoke",
+    description:
       'take back awards that should never have been paid (docs/revoking.md): NDJSON lines, each an event or {"intentKey": "…"}; a dry run unless --yes',
-    )
-    .argument("[file]", "NDJSON file, or - for standard input", "-")
-    .requiredOption(
-      "--reason <text>",
-      "why: stored on each guard and announced in reward.revoked",
-      reasonText,
-    )
-    .option("--dry-run", "change nothing; say what each line would do (the default without --yes)")
-    .option("--yes", "revoke: mark each guard and take its XP back from the user")
-    .option("--rate <n/s>", "at most this many revocations per second", rate)
-    .option("--json", "print JSON")
-    .action(async (file: string, options: RevokeOptions) => {
-      const dryRun = options.dryRun === true || options.yes !== true;
-      const config = commandConfig("TABLE_NAME");
-      const { dynamo } = clientsFor(config);
-      let input: string;
-      try {
-        input = file === "-" ? await text(process.stdin) : await readFile(file, "utf8");
-      } catch (error) {
-        throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+  },
+  // The argument is declared here, not in meta.args, so its help describes it (and its default) as before.
+  options: (command) =>
+    command
+      .argument("[file]", "NDJSON file, or - for standard input", "-")
+      .requiredOption(
+        "--reason <text>",
+        "why: stored on each guard and announced in reward.revoked",
+        reasonText,
+      )
+      .option("--dry-run", "change nothing; say what each line would do (the default without --yes)")
+      .option("--yes", "revoke: mark each guard and take its XP back from the user")
+      .option("--rate <n/s>", "at most this many revocations per second", rate)
+      .option("--json", "print JSON"),
+  needs: ["TABLE_NAME"],
+  async run({ options, args, config, io }) {
+    const [file] = args as [string];
+    const dryRun = options.dryRun === true || options.yes !== true;
+    const { clientsFor, revokeLines } = await import("@rewards/ops");
+    const { dynamo } = clientsFor(config);
+    let input: string;
+    try {
+      if (file === "-") {
+        const { text } = await import("node:stream/consumers");
+        input = await text(io.stdin);
+      } else {
+        const { readFile } = await import("node:fs/promises");
+        input = await readFile(file, "utf8");
       }
-      const lines = input.split(/\r?\n/);
-      let bar: Progress | undefined;
-      const results = await revokeLines(
-        lines,
-        { dynamo, tableName: config.TABLE_NAME, reason: options.reason, dryRun },
-        {
-          rate: options.rate,
-          onProgress: (done, total) => {
-            if (total < LARGE || options.json) return;
-            bar ??= progressBar(dryRun ? "revoke (dry run)" : "revoke", total);
-            bar.update(done);
-          },
-        },
-      );
-      bar?.stop();
-      const report = revokeReport(results, dryRun, options.reason);
-      if (options.json) printJson(report);
-      else process.stdout.write(`${describeRevocations(report)}\n`);
-      if (report.counts.failed > 0) process.exitCode = 1;
-    });
-}
+    } catch (error) {
+      throw new CliError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+    const lines = input.split(/\r?\n/);
+    const progress = io.progress(options.json, dryRun ? "revoke (dry run)" : "revoke");
+    const { onProgress } = progress;
+    const results = await revokeLines(
+      lines,
+      { dynamo, tableName: config.TABLE_NAME, reason: options.reason, dryRun },
+      {
+        rate: options.rate,
+        onProgress: onProgress && ((done, total) => (total < LARGE ? undefined : onProgress(done, total))),
+      },
+    );
+    progress.stop();
+    const report = revokeReport(results, dryRun, options.reason);
+    return {
+      out: options.json ? jsonText(report) : `${describeRevocations(report)}\n`,
+      ...(report.counts.failed > 0 ? { exitCode: 1 as const } : {}),
+    };
+  },
+});

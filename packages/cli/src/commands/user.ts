@@ -1,15 +1,8 @@
-import { profileKey } from "@rewards/core";
-import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
-import { createReader, UnreadableItemError } from "@rewards/reader";
-import type { Command } from "commander";
-import { commandConfig } from "../cliConfig";
-import { CliError } from "../cliError";
-import { integer } from "../options";
-import { printJson, printPairs } from "../output";
-import { cliLogger } from "../stdErrLogger";
-import { profileRepairAdvice } from "../user/profileRepairAdvice";
-import { profileText } from "../user/profileText";
-import { corruptProfileXp, repairProfileXp, storedProfile } from "../user/repairProfileXp";
+import { integer } from "../options/parsers";
+import { CliError } from "../runtime/cliError";
+import { defineCommand } from "../runtime/defineCommand";
+import { jsonText, pairsText } from "../runtime/text";
+import { profileText } from "../text/profileText";
 
 interface UserOptions {
   json?: boolean;
@@ -19,89 +12,94 @@ interface UserOptions {
   yes?: boolean;
 }
 
-export function registerUser(program: Command): void {
-  program
-    .command("user")
-    .description(
+export default defineCommand<UserOptions>()({
+  meta: {
+    name: "user",
+    description:
       "show a user's profile (XP, level, today's XP against the daily cap) and last awards, through the reader library; or repair its XP",
-    )
-    .argument("<userId>", "the user id, exactly as in the events")
-    .option("--awards <n>", "how many of the last awards to show, 0 to 100", integer(0, 100), 10)
-    .option(
-      "--set-xp <n>",
-      "repair a profile the worker or the reader refuses: set its xp (and 0 awards where it has none), only if it still holds what was read; a user with no profile is refused",
-      integer(0),
-    )
-    .option(
-      "--corrupt-xp <text>",
-      "store text as the profile's xp, to rehearse a corrupted profile (local stack only: AWS_ENDPOINT_URL_DYNAMODB set)",
-    )
-    .option("--yes", "confirm --set-xp or --corrupt-xp")
-    .option(
-      "--json",
-      "print JSON: {profile, history}, the reader's objects as they are (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
-    )
-    .action(async (userId: string, options: UserOptions) => {
-      const newXp = options.setXp ?? options.corruptXp;
-      if (options.setXp !== undefined && options.corruptXp !== undefined)
-        throw new CliError("--set-xp and --corrupt-xp: one or the other", 2);
-      if (newXp !== undefined && !options.yes)
+  },
+  // The argument is declared here, not in meta.args, so its help describes it as before.
+  options: (command) =>
+    command
+      .argument("<userId>", "the user id, exactly as in the events")
+      .option("--awards <n>", "how many of the last awards to show, 0 to 100", integer(0, 100), 10)
+      .option(
+        "--set-xp <n>",
+        "repair a profile the worker or the reader refuses: set its xp (and 0 awards where it has none), only if it still holds what was read; a user with no profile is refused",
+        integer(0),
+      )
+      .option(
+        "--corrupt-xp <text>",
+        "store text as the profile's xp, to rehearse a corrupted profile (local stack only: AWS_ENDPOINT_URL_DYNAMODB set)",
+      )
+      .option("--yes", "confirm --set-xp or --corrupt-xp")
+      .option(
+        "--json",
+        "print JSON: {profile, history}, the reader's objects as they are (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
+      ),
+  needs: ["TABLE_NAME"],
+  async run({ options, args, config, io }) {
+    const [userId] = args as [string];
+    const newXp = options.setXp ?? options.corruptXp;
+    if (options.setXp !== undefined && options.corruptXp !== undefined)
+      throw new CliError("--set-xp and --corrupt-xp: one or the other", 2);
+    if (newXp !== undefined && !options.yes)
+      throw new CliError(
+        `${options.setXp !== undefined ? "--set-xp" : "--corrupt-xp"} changes a user's XP; add --yes to confirm`,
+        2,
+      );
+    const tableName = config.TABLE_NAME;
+    if (newXp !== undefined) {
+      if (options.corruptXp !== undefined && !config.AWS_ENDPOINT_URL_DYNAMODB)
         throw new CliError(
-          `${options.setXp !== undefined ? "--set-xp" : "--corrupt-xp"} changes a user's XP; add --yes to confirm`,
+          "--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS",
           2,
         );
-      const config = commandConfig("TABLE_NAME");
-      if (newXp !== undefined) {
-        if (options.corruptXp !== undefined && !config.AWS_ENDPOINT_URL_DYNAMODB)
-          throw new CliError(
-            "--corrupt-xp is for rehearsals on a local stack: AWS_ENDPOINT_URL_DYNAMODB is not set, so this is AWS",
-            2,
-          );
-        const dynamo = createDynamoClient(config);
-        const repair =
-          options.setXp === undefined
-            ? await corruptProfileXp(dynamo, config.TABLE_NAME, userId, String(options.corruptXp))
-            : await repairProfileXp(dynamo, config.TABLE_NAME, userId, options.setXp);
-        cliLogger("rewards-user", config.LOG_LEVEL ?? "info").warn(
-          repair,
-          options.corruptXp === undefined
-            ? "profile xp set by an operator"
-            : "profile xp corrupted on purpose (a rehearsal)",
-        );
-        if (options.json) printJson(repair);
-        else
-          printPairs({
-            userId,
-            xp: `${JSON.stringify(repair.from)} → ${JSON.stringify(repair.to)}`,
-            ...(repair.awards === undefined ? {} : { awards: `${repair.awards.from} → ${repair.awards.to}` }),
-          });
-        return;
-      }
-      const reader = createReader({
-        tableName: config.TABLE_NAME,
-        client: createDynamoBaseClient(config),
-        ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
-      });
-      try {
-        const [profile, history] = await Promise.all([
-          reader.profile(userId),
-          options.awards === 0 ? undefined : reader.history(userId, { limit: options.awards }),
-        ]);
-        if (options.json) printJson(history === undefined ? { profile } : { profile, history });
-        else process.stdout.write(profileText(profile, history));
-      } catch (error) {
-        if (error instanceof RangeError) throw new CliError(error.message, 2);
-        if (error instanceof UnreadableItemError) {
-          const advice =
-            error.key.sk === profileKey(userId).sk
-              ? profileRepairAdvice(
-                  userId,
-                  await storedProfile(createDynamoClient(config), config.TABLE_NAME, userId),
-                )
-              : "";
-          throw new CliError(`${error.message}${advice}`);
-        }
-        throw error;
-      }
+      const { clientsFor, corruptProfileXp, repairProfileXp } = await import("@rewards/ops");
+      const { dynamo } = clientsFor(config);
+      const repair =
+        options.setXp === undefined
+          ? await corruptProfileXp(dynamo, tableName, userId, String(options.corruptXp))
+          : await repairProfileXp(dynamo, tableName, userId, options.setXp);
+      io.logger("rewards-user", config.LOG_LEVEL ?? "info").warn(
+        repair,
+        options.corruptXp === undefined
+          ? "profile xp set by an operator"
+          : "profile xp corrupted on purpose (a rehearsal)",
+      );
+      if (options.json) return { out: jsonText(repair) };
+      return {
+        out: pairsText({
+          userId,
+          xp: `${JSON.stringify(repair.from)} → ${JSON.stringify(repair.to)}`,
+          ...(repair.awards === undefined ? {} : { awards: `${repair.awards.from} → ${repair.awards.to}` }),
+        }),
+      };
+    }
+    const [{ createReader, UnreadableItemError }, { createDynamoBaseClient }] = await Promise.all([
+      import("@rewards/reader"),
+      import("@rewards/core/aws"),
+    ]);
+    const reader = createReader({
+      tableName,
+      client: createDynamoBaseClient(config),
+      ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
     });
-}
+    try {
+      const [profile, history] = await Promise.all([
+        reader.profile(userId),
+        options.awards === 0 ? undefined : reader.history(userId, { limit: options.awards }),
+      ]);
+      if (options.json) return { out: jsonText(history === undefined ? { profile } : { profile, history }) };
+      return { out: profileText(profile, history) };
+    } catch (error) {
+      if (error instanceof RangeError) throw new CliError(error.message, 2);
+      if (error instanceof UnreadableItemError) {
+        const { clientsFor, unreadableItemAdvice } = await import("@rewards/ops");
+        const advice = await unreadableItemAdvice(clientsFor(config).dynamo, tableName, userId, error.key);
+        throw new CliError(`${error.message}${advice}`);
+      }
+      throw error;
+    }
+  },
+});

@@ -18,3 +18,4 @@ export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from 
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";
 export { createSqsClient } from "./sqsClient";
+export { createStreamsClient, TableStreamMissingError, tableStreamArn } from "./tableStream";

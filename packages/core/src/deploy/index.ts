@@ -28,3 +28,4 @@ export {
   workerEnvironment,
 } from "./functionEnvironment";
 export { resources } from "./resources";
+export { type ToolConfig, toolConfigFrom, toolConfigSchema } from "./toolConfig";

@@ -1,5 +1,6 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Award } from "./award";
+import { paidUnderCap } from "./dailyCap";
 import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "./rules";
 import { dayTotalKey, guardKey, profileKey } from "./tableLayout";
 
@@ -72,7 +73,7 @@ export function payable(
     const day = cappedDay(award, context.now, context.dailyCap);
     if (day === undefined || context.dailyCap === undefined) return award.amount;
     const before = totals.get(day) ?? 0;
-    const paid = Math.max(0, Math.min(award.amount, context.dailyCap - before));
+    const paid = paidUnderCap(award.amount, before, context.dailyCap);
     totals.set(day, before + paid);
     return paid;
   });

@@ -17,6 +17,7 @@ export {
   type Refusal,
   type RefusedItem,
 } from "./awardPlan";
+export { capRoom, countsTowardCap, paidUnderCap } from "./dailyCap";
 export {
   type Decoded,
   decodeEvent,
@@ -94,6 +95,8 @@ export { readGuard, type StoredGuard } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
 export {
   AWARD_SK_PREFIX,
+  DAY_SK_PREFIX,
+  dayOfKey,
   dayTotalKey,
   GUARD_PK_PREFIX,
   GUARD_SK,
@@ -101,6 +104,7 @@ export {
   historyItemKey,
   intentKeyOfGuard,
   profileKey,
+  userOfKey,
 } from "./tableLayout";
-export { text } from "./text";
+export { plural, text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";

@@ -19,18 +19,31 @@ export function guardKey(key: string): { pk: string; sk: string } {
   return { pk: `${GUARD_PK_PREFIX}${key}`, sk: GUARD_SK };
 }
 
+/** A user's partition: the profile, the day totals and the history. */
+const USER_PK_PREFIX = "USER#";
 const PROFILE_SK = "PROFILE";
 
 export function profileKey(userId: string): { pk: string; sk: string } {
-  return { pk: `USER#${userId}`, sk: PROFILE_SK };
+  return { pk: `${USER_PK_PREFIX}${userId}`, sk: PROFILE_SK };
 }
 
-const DAY_SK_PREFIX = "DAY#";
+export const DAY_SK_PREFIX = "DAY#";
 
 /** A user's running XP total of one UTC day (`YYYY-MM-DD`), kept only with a daily cap. */
 export function dayTotalKey(userId: string, day: string): { pk: string; sk: string } {
-  return { pk: `USER#${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
+  return { pk: `${USER_PK_PREFIX}${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
 }
+
+/** What follows `prefix` in a key attribute read back from the table; undefined for a key of another kind. */
+function afterPrefix(value: unknown, prefix: string): string | undefined {
+  return typeof value === "string" && value.startsWith(prefix) ? value.slice(prefix.length) : undefined;
+}
+
+/** The user of an item in a user's partition (`pk` of a profile, day total or history item). */
+export const userOfKey = (pk: unknown): string | undefined => afterPrefix(pk, USER_PK_PREFIX);
+
+/** The day (`YYYY-MM-DD`) of a day total's `sk`. */
+export const dayOfKey = (sk: unknown): string | undefined => afterPrefix(sk, DAY_SK_PREFIX);
 
 /**
  * The sort key prefix of a user's awards in the history (docs/history.md#the-item):
@@ -47,7 +60,7 @@ export function historyItemKey(
   awardedAt: string,
   grantId: string,
 ): { pk: string; sk: string } {
-  return { pk: `USER#${userId}`, sk: `${AWARD_SK_PREFIX}${awardedAt}#${grantId}` };
+  return { pk: `${USER_PK_PREFIX}${userId}`, sk: `${AWARD_SK_PREFIX}${awardedAt}#${grantId}` };
 }
 
 /**

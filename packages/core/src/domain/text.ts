@@ -19,3 +19,8 @@ export function text(min: number, max: number) {
       .meta({ minLength: min, maxLength: max })
   );
 }
+
+/** `1 user`, `2 users`, `0 users`: a count in the words an operator's tool prints. */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}

@@ -1,4 +1,4 @@
-import type { Refusal, RefusedItem } from "@rewards/core";
+import { dayTotalKey, profileKey, type Refusal, type RefusedItem } from "@rewards/core";
 import { describeError } from "@rewards/core/aws";
 
 /**
@@ -15,9 +15,9 @@ export function refusalReason(refused: readonly Refusal[], error: unknown, userI
 export function refusedItemReason(item: RefusedItem, said: string, userId: string): string {
   if (item.kind === "guard") return `the award's guard item was refused: ${said}`;
   if (item.kind === "day")
-    return `the day total of user ${JSON.stringify(userId)} for ${item.day} (USER#${userId}, DAY#${item.day}) was refused: ${said}`;
+    return `the day total of user ${JSON.stringify(userId)} for ${item.day} (${dayTotalKey(userId, item.day).pk}, ${dayTotalKey(userId, item.day).sk}) was refused: ${said}`;
   return (
-    `the profile of user ${JSON.stringify(userId)} (USER#${userId}) was refused: ${said} — ` +
+    `the profile of user ${JSON.stringify(userId)} (${profileKey(userId).pk}) was refused: ${said} — ` +
     `the award adds to its xp and awards, which must both be numbers; repair it with ` +
     `\`rewards user ${shellWord(userId)} --set-xp <n> --yes\`, then replay`
   );

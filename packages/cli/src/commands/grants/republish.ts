@@ -1,0 +1,70 @@
+import { epochMsOfRfc3339 } from "@rewards/core";
+import { InvalidArgumentError } from "commander";
+import { defineCommand } from "../../runtime/defineCommand";
+import { jsonText, pairsText } from "../../runtime/text";
+
+/** An instant: RFC 3339 (`2026-12-01T09:00:00Z`) or a date (`2026-12-01`, midnight UTC). */
+function instant(value: string): Date {
+  const ms = epochMsOfRfc3339(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(ms))
+    throw new InvalidArgumentError("expected an RFC 3339 date-time, e.g. 2026-12-01T09:00:00Z");
+  return new Date(ms);
+}
+
+export default defineCommand<{
+  since: Date;
+  until?: Date;
+  user?: string;
+  dryRun?: boolean;
+  json?: boolean;
+}>()({
+  meta: {
+    name: "republish",
+    description:
+      "announce again, from the table, every award committed in a time window (a scan of TABLE_NAME): its reward.granted, and for a revoked award its reward.revoked after it; for batches the stream no longer holds; each event keeps its id",
+  },
+  options: (command) =>
+    command
+      .requiredOption(
+        "--since <time>",
+        "awards committed at or after this instant (RFC 3339, or a date)",
+        instant,
+      )
+      .option("--until <time>", "and at or before this one (default: now)", instant)
+      .option("--user <userId>", "only this user's awards")
+      .option("--dry-run", "publish nothing; count the awards")
+      .option("--json", "print JSON"),
+  needs: ["TABLE_NAME"],
+  async run({ options, config: tableOnly, configWith, io }) {
+    const config = options.dryRun ? tableOnly : configWith("BUS_NAME");
+    const { announcerDepsFrom, clientsFor, republishFromTable } = await import("@rewards/ops");
+    const { dynamo } = clientsFor(config);
+    const deps =
+      options.dryRun || !config.BUS_NAME
+        ? undefined
+        : announcerDepsFrom(
+            { ...config, BUS_NAME: config.BUS_NAME },
+            io.logger("rewards-announcer", config.LOG_LEVEL ?? "warn"),
+          );
+    const report = await republishFromTable({
+      dynamo,
+      tableName: config.TABLE_NAME,
+      since: options.since,
+      until: options.until ?? new Date(),
+      userId: options.user,
+      publish: deps ? { client: deps.eventBridge, busName: deps.busName, clock: Date.now } : undefined,
+    });
+    return {
+      out: options.json
+        ? jsonText(report)
+        : pairsText({
+            "awards in the window": report.found,
+            "of them revoked": report.revoked,
+            ...(options.dryRun ? {} : { published: report.published, "not published": report.failed.length }),
+            "unreadable guards": report.unreadable.length,
+            ...(report.failed[0] ? { "first failure": report.failed[0].reason } : {}),
+          }),
+      ...(report.failed.length > 0 || report.unreadable.length > 0 ? { exitCode: 1 as const } : {}),
+    };
+  },
+});

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import {
+  type ConfigWith,
+  dailyCapVariable,
+  type Environment,
+  logLevelSchema,
+  readConfig,
+  sdkVariables,
+  urlVariable,
+} from "./config";
+
+/**
+ * The operator tools' variables (the README's Configuration table, "cli"): what the `rewards`
+ * command, the local functions and the scenario read to find a stage. Each tool requires what
+ * it uses; `rewards worker` and `rewards dev` hand a function its own (which it validates).
+ */
+export const toolConfigSchema = z.object({
+  TABLE_NAME: z.string().min(1, "must not be empty").optional(),
+  QUEUE_URL: urlVariable().optional(),
+  DLQ_URL: urlVariable().optional(),
+  /** The rewards bus, the announcer's failure queue, and (locally) the queue the bus fills with grants. */
+  BUS_NAME: z.string().min(1, "must not be empty").optional(),
+  ANNOUNCER_FAILURE_QUEUE_URL: urlVariable().optional(),
+  GRANTS_QUEUE_URL: urlVariable().optional(),
+  /** The history writer's failure queue (given-up batches), for `rewards history`. */
+  HISTORY_FAILURE_QUEUE_URL: urlVariable().optional(),
+  /** Not the CLI's own: `rewards history` hands it to the function, which validates it. */
+  REWARDS_HISTORY_DAYS: z.string().optional(),
+  ...sdkVariables,
+  AWS_ENDPOINT_URL_EVENTBRIDGE: urlVariable().optional(),
+  AWS_ENDPOINT_URL_DYNAMODB_STREAMS: urlVariable().optional(),
+  LOG_LEVEL: logLevelSchema.optional(),
+  /** Not the CLI's own: `rewards worker` and `rewards dev` hand it to the function, which validates it. */
+  REWARDS_CONCURRENCY: z.string().optional(),
+  /** The worker's cap, read by the commands that say what it did or would do (`user`, `dlq stats`, `verify`). */
+  REWARDS_DAILY_XP_CAP: dailyCapVariable(),
+});
+
+type ToolConfigSchema = typeof toolConfigSchema;
+export type ToolConfig<K extends keyof z.output<ToolConfigSchema> = never> = ConfigWith<ToolConfigSchema, K>;
+
+/**
+ * The tools' configuration from an environment: the local stack when the variables point at it
+ * (`rewards dev` prints them), real AWS otherwise. A missing or bad one is a ConfigError naming it.
+ */
+export function toolConfigFrom<K extends keyof z.output<ToolConfigSchema>>(
+  env: Environment,
+  ...required: K[]
+): ToolConfig<K> {
+  return readConfig(toolConfigSchema, env, required);
+}

@@ -1,0 +1,24 @@
+import { historyEnvironment, resources } from "@rewards/core/deploy";
+import type { FunctionRuntime } from "../functionRuntime/functionRuntime";
+import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
+
+/** Its config: the shell's, for the table, endpoints, region and credentials the function gets. */
+export type HistoryFunctionOptions = LocalFunctionOptions<"TABLE_NAME"> & {
+  historyDays?: number | undefined;
+};
+
+/** The history's writer with the environment the deployment gives it (historyEnvironment, as infra/ calls it). */
+export function startHistoryFunction(options: HistoryFunctionOptions): FunctionRuntime {
+  const { config } = options;
+  return startFunctionProcess({
+    ...options,
+    functionName: "rewards-history-local",
+    handlerModule: "@rewards/history",
+    memoryMb: resources.history.memoryMb,
+    deployed: historyEnvironment(
+      { tableName: config.TABLE_NAME },
+      { historyDays: options.historyDays, logLevel: config.LOG_LEVEL },
+    ),
+    endpoints: ["AWS_ENDPOINT_URL_DYNAMODB"],
+  });
+}

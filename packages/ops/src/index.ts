@@ -1,0 +1,48 @@
+/**
+ * `@rewards/ops`: operating a stage. Each operation takes SDK clients (and the names of the
+ * table and queues) and returns data; none prints, reads the environment or exits. The
+ * `rewards` command is a thin shell over it; the scenario and the tests use it as it is.
+ */
+export { batchGetAll } from "./batchGetAll";
+export { clientsFor } from "./clients";
+export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
+export { releaseReported } from "./dlq/heldMessages";
+export { type DlqPeek, type DlqStats, dlqStats, peekDlq } from "./dlq/inspect";
+export { replayNative } from "./dlq/nativeRedrive";
+export { purgeQueue } from "./dlq/purgeQueue";
+export type { ReplayFilter } from "./dlq/replayFilter";
+export { describeReplay, type ReplayReport } from "./dlq/replayReport";
+export { type ReplayVerdict, shownVerdicts, VERDICT_WORDS } from "./dlq/replayVerdict";
+export { announcerDepsFrom, historyDaysFrom, historyDepsFrom } from "./functionDeps";
+export { awardedGuards } from "./grants/awardedGuards";
+export { type AnnouncementShape, readAnnouncement } from "./grants/readAnnouncement";
+export {
+  type GrantsBatch,
+  grantsAmong,
+  type ReceivedAnnouncement,
+  receiveGrants,
+} from "./grants/receiveGrants";
+export { republishFromTable } from "./grants/republish";
+export { readGuard } from "./guard/readGuard";
+export { guardPages } from "./guardPages";
+export { type RebuildReport, rebuildHistory, type UserRebuild } from "./history/rebuildHistory";
+export { OperationError } from "./operationError";
+export { compareXp, dayTotalsOver, type Mismatch, readProfiles } from "./profiles";
+export { cloudwatchFor, oldestMessageAge, type QueueCounts, queueCounts } from "./queues/queueCounts";
+export { waitForDrain, waitUntilDrained } from "./queues/waitForDrain";
+export { revokeIntent } from "./revoke/revokeIntent";
+export { revokeLines } from "./revoke/revokeLines";
+export { isUnreplayable } from "./streamFailures/batchReplay";
+export { failureRow, holdFailures } from "./streamFailures/heldFailures";
+export { outcomeText, type ReplayWords, replayInWords } from "./streamFailures/replayInWords";
+export {
+  replayStreamFailures,
+  type StreamReplayTarget,
+  type UnreplayableRecord,
+} from "./streamFailures/replayStreamFailures";
+export { replayFailed, replayTally } from "./streamFailures/replayTally";
+export { announcerReplayTarget, historyReplayTarget } from "./streamFailures/replayTargets";
+export { SCAN_PAGE_ITEMS, scanTable } from "./tableScan";
+export { profileRepairAdvice } from "./user/profileRepairAdvice";
+export { corruptProfileXp, repairProfileXp, storedProfile } from "./user/repairProfileXp";
+export { unreadableItemAdvice } from "./user/unreadableItemAdvice";

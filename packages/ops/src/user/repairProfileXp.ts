@@ -1,0 +1,109 @@
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { profileKey } from "@rewards/core";
+import { OperationError } from "../operationError";
+import { awardsProblem, type StoredProfile, wrongAwardsCount } from "./profileRepairAdvice";
+
+export interface XpRepair {
+  userId: string;
+  /** The xp the profile held (null: no xp attribute, or no profile). */
+  from: unknown;
+  to: number | string;
+  /** Only when the profile had no `awards` count and the repair wrote 0 there. */
+  awards?: { from: null; to: 0 };
+}
+
+/** The profile item as stored, whatever it holds (undefined: none). */
+export async function storedProfile(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+): Promise<StoredProfile | undefined> {
+  return (
+    await dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true }))
+  ).Item;
+}
+
+/**
+ * `--set-xp`: writes `to` as the profile's xp and now as its `updatedAt`, and 0 as its
+ * `awards` where it has none, so the reader reads what it leaves. Only if the profile still
+ * holds what was read, so a concurrent award is never overwritten. Writes nothing for a user
+ * with no profile (there is nothing to repair: XP comes from awards), nor for a profile whose
+ * `awards` is wrong (no count written here could be known right).
+ */
+export async function repairProfileXp(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  to: number,
+  now: Date = new Date(),
+): Promise<XpRepair> {
+  const profile = await storedProfile(dynamo, tableName, userId);
+  if (profile === undefined)
+    throw new OperationError(
+      `user ${JSON.stringify(userId)} has no profile, so there is no XP to repair: nothing written (a user without one reads as 0 XP; the first award writes it)`,
+    );
+  const wrong = wrongAwardsCount(profile);
+  if (wrong !== undefined)
+    throw new OperationError(
+      `${awardsProblem(userId, wrong.found)}, which --set-xp cannot know: nothing written; set awards by hand first (docs/operations.md#repairing-a-profile)`,
+    );
+  const mendAwards = profile.awards === undefined;
+  await conditionalXpWrite(dynamo, tableName, userId, profile.xp, to, now, { repair: true, mendAwards });
+  return { userId, from: profile.xp ?? null, to, ...(mendAwards ? { awards: { from: null, to: 0 } } : {}) };
+}
+
+/**
+ * `--corrupt-xp`, for rehearsals: writes `to` as the profile's xp (creating the profile if
+ * there is none, with no `awards`), only if it still holds what was read.
+ */
+export async function corruptProfileXp(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  to: string,
+  now: Date = new Date(),
+): Promise<XpRepair> {
+  const before = (await storedProfile(dynamo, tableName, userId))?.xp;
+  await conditionalXpWrite(dynamo, tableName, userId, before, to, now, { repair: false, mendAwards: false });
+  return { userId, from: before ?? null, to };
+}
+
+async function conditionalXpWrite(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  before: unknown,
+  to: number | string,
+  now: Date,
+  { repair, mendAwards }: { repair: boolean; mendAwards: boolean },
+): Promise<void> {
+  const held = [
+    // A repair never creates a profile, even one deleted since it was read.
+    ...(repair ? ["attribute_exists(pk)"] : []),
+    before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
+    ...(mendAwards ? ["attribute_not_exists(awards)"] : []),
+  ];
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: profileKey(userId),
+        UpdateExpression: `SET xp = :xp, updatedAt = :now${mendAwards ? ", awards = :zero" : ""}`,
+        ConditionExpression: held.join(" AND "),
+        ExpressionAttributeValues: {
+          ":xp": to,
+          ":now": now.toISOString(),
+          ...(before === undefined ? {} : { ":before": before }),
+          ...(mendAwards ? { ":zero": 0 } : {}),
+        },
+      }),
+    );
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException)
+      throw new OperationError(
+        `the profile changed while it was being repaired (its xp was ${JSON.stringify(before ?? null)}): nothing written; run again`,
+      );
+    throw error;
+  }
+}
