@@ -9,7 +9,7 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 import { CreateTableCommand, DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { guardKey, PROFILE_UPDATE, profileKey, userOfKey } from "@rewards/core";
+import { guardKey, profileKey, profileUpdate, userOfKey } from "@rewards/core";
 import { resources } from "@rewards/core/deploy";
 import {
   createTable,
@@ -382,6 +382,14 @@ async function serviceTime(stack: LocalStack) {
   const tables = await createTables(stack);
   const doc = documentClient(clientConfig(stack.endpoints.dynamodb));
   const now = new Date().toISOString();
+  // Our profile write, as the worker plans it: XP, awards and the count of the awards' one type.
+  const ours = (awards: number) => {
+    const { countValues, ...update } = profileUpdate(new Map([["article.completed", awards]]));
+    return {
+      ...update,
+      ExpressionAttributeValues: { ":xp": 10 * awards, ":awards": awards, ":now": now, ...countValues },
+    };
+  };
   const transaction = async (guards: number, label: string) => {
     const userId = `svc-${label}`;
     const started = performance.now();
@@ -407,8 +415,7 @@ async function serviceTime(stack: LocalStack) {
             Update: {
               TableName: tables.tableName,
               Key: profileKey(userId),
-              UpdateExpression: PROFILE_UPDATE,
-              ExpressionAttributeValues: { ":xp": 10 * guards, ":awards": guards, ":now": now },
+              ...ours(guards),
             },
           },
         ],
@@ -422,8 +429,7 @@ async function serviceTime(stack: LocalStack) {
       new UpdateCommand({
         TableName: tables.tableName,
         Key: profileKey(`svc-${label}`),
-        UpdateExpression: PROFILE_UPDATE,
-        ExpressionAttributeValues: { ":xp": 10, ":awards": 1, ":now": now },
+        ...ours(1),
       }),
     );
     return performance.now() - started;

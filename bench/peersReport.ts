@@ -511,7 +511,7 @@ const lines = [
   ...names.flatMap((n) => [`- **${n}**: ${peer(n).sequence.join(" → ")}`]),
   "",
   "- This worker: one `TransactWriteItems` per user per batch — that user's guard puts, in input order (each with",
-  "  condition `attribute_not_exists(pk) OR expiresAt < :now`), then one profile update (`ADD xp :xp, awards :awards`),",
+  "  condition `attribute_not_exists(pk) OR expiresAt < :now`), then one profile update (`ADD xp :xp, awards :awards` and a count per event type),",
   "  at most 100 items — commit together or not at all, so there is no moment at which a guard is written without its",
   "  XP. Guards whose condition fails (already paid) come back as per-item `ConditionalCheckFailed` reasons: those",
   "  records are duplicates and the rest goes again as a second transaction. A resend with the same",

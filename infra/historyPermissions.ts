@@ -1,6 +1,8 @@
 /**
- * Exactly what the history writer calls, on exactly its resources: dynamodb:PutItem on the
- * table (the history item, conditional or not: a condition needs no other action), and
+ * Exactly what the history writer calls, on exactly its resources: on the table, PutItem (the
+ * history item and an achievement, conditional or not: a condition needs no other action),
+ * UpdateItem (the reader's progress item) and BatchGetItem (the profile with it) —
+ * docs/reading.md#achievements; and
  * sqs:SendMessage on its own failure queue (Lambda sends a given-up batch's record there
  * with the function's role). The stream's read actions (DescribeStream, GetRecords,
  * GetShardIterator, ListStreams on that stream) are added by SST's subscriber, as for the
@@ -8,7 +10,10 @@
  */
 export function historyPermissions<T>(tableArn: T, failureQueueArn: T) {
   return [
-    { actions: ["dynamodb:PutItem"], resources: [tableArn] },
+    {
+      actions: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:BatchGetItem"],
+      resources: [tableArn],
+    },
     { actions: ["sqs:SendMessage"], resources: [failureQueueArn] },
   ];
 }

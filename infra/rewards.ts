@@ -139,8 +139,9 @@ export function createRewards() {
       environment: announcerEnvironment({ busName: bus.name }),
     },
     {
-      // Only guard INSERTs and MODIFYs reach the function (the same pattern the local source applies).
-      filters: [announcer.filterPattern],
+      // Only guard INSERTs and MODIFYs, and achievements' INSERTs, reach the function (the same
+      // filters the local source applies; Lambda delivers a record that matches any one).
+      filters: [...announcer.filterPatterns],
       transform: {
         eventSourceMapping: {
           batchSize: announcer.batchSize,
@@ -173,7 +174,7 @@ export function createRewards() {
     },
     {
       // Guard INSERTs and MODIFYs: every award (0-XP ones too) and every revocation.
-      filters: [history.filterPattern],
+      filters: [...history.filterPatterns],
       transform: {
         eventSourceMapping: {
           batchSize: history.batchSize,

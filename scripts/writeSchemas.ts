@@ -4,7 +4,13 @@
  * exactly what the zod schemas generate") fails when the committed files drift from them.
  */
 import { writeFile } from "node:fs/promises";
-import { eventJsonSchema, eventTypes, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "@rewards/core";
+import {
+  eventJsonSchema,
+  eventTypes,
+  rewardAchievedJsonSchema,
+  rewardGrantedJsonSchema,
+  rewardRevokedJsonSchema,
+} from "@rewards/core";
 import { readerOpenApiDocument } from "@rewards/read-api";
 
 export const SCHEMA_FILES: Array<{ file: string; schema: () => Record<string, unknown> }> = [
@@ -13,6 +19,7 @@ export const SCHEMA_FILES: Array<{ file: string; schema: () => Record<string, un
   // What the rewards bus publishes (not a reading event: producers never send it).
   { file: "reward.granted.schema.json", schema: rewardGrantedJsonSchema },
   { file: "reward.revoked.schema.json", schema: rewardRevokedJsonSchema },
+  { file: "reward.achieved.schema.json", schema: rewardAchievedJsonSchema },
   // The HTTP read API (docs/reading.md#the-http-read-api): OpenAPI 3.1, its bodies the
   // reader library's schemas.
   { file: "reader.openapi.json", schema: readerOpenApiDocument },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EventBridgeClient, PutEventsCommand } from "@aws-sdk/client-eventbridge";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { isAwardCandidate } from "@rewards/announcer";
+import { isAnnouncerCandidate } from "@rewards/announcer";
 import { grantId, profileKey, streamBatchFailureSchema } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { fileCheckpoints, memoryCheckpoints } from "@rewards/local";
@@ -78,7 +78,7 @@ describe("the announcer on the local stream source and bus", () => {
       completed(`${user}-2`, "a"),
     ]);
     const { source, invocations } = await sourceFor(table, announced(table.env), {
-      filter: isAwardCandidate,
+      filter: isAnnouncerCandidate,
     });
     const since = Date.now();
     expect(await waitFor(() => source.caughtUp(since))).toBe(true);
@@ -124,7 +124,7 @@ describe("the announcer on the local stream source and bus", () => {
           batchItemFailures: failed.map((r) => ({ itemIdentifier: r?.dynamodb?.SequenceNumber ?? "" })),
         };
       },
-      { filter: isAwardCandidate },
+      { filter: isAnnouncerCandidate },
     );
     const since = Date.now();
     expect(await waitFor(() => source.caughtUp(since))).toBe(true);
@@ -146,7 +146,7 @@ describe("the announcer on the local stream source and bus", () => {
       async (event) => {
         if (event.Records.some((r) => r.dynamodb?.Keys?.pk?.S === poisoned)) throw new Error("boom");
       },
-      { filter: isAwardCandidate, bisectBatchOnFunctionError: true, maximumRetryAttempts: 1 },
+      { filter: isAnnouncerCandidate, bisectBatchOnFunctionError: true, maximumRetryAttempts: 1 },
     );
     const since = Date.now();
     expect(await waitFor(() => source.caughtUp(since) && failures.length === 1)).toBe(true);
@@ -184,7 +184,7 @@ describe("the announcer on the local stream source and bus", () => {
       async (event) => ({
         batchItemFailures: [{ itemIdentifier: event.Records[0]?.dynamodb?.SequenceNumber ?? "" }],
       }),
-      { filter: isAwardCandidate, maximumRetryAttempts: 2 },
+      { filter: isAnnouncerCandidate, maximumRetryAttempts: 2 },
     );
     expect(await waitFor(() => failures.length === 1)).toBe(true);
     expect(invocations).toHaveLength(3);
@@ -204,7 +204,7 @@ describe("the announcer on the local stream source and bus", () => {
     const user = `g-${randomUUID().slice(0, 6)}`;
     await award(table.env, [completed(user, "a")]);
     const { source, failures, invocations } = await sourceFor(table, async () => {}, {
-      filter: isAwardCandidate,
+      filter: isAnnouncerCandidate,
       maximumRecordAgeSeconds: 3600,
       clock: () => Date.now() + 2 * 3600_000,
     });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { profileKey } from "@rewards/core";
+import { dayNumberOf, dayOfNumber, profileKey } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import type { Provisioned } from "@rewards/local";
 import { startPoller } from "@rewards/local";
@@ -12,6 +12,8 @@ import { completed, eventBody, HANG_GUARD_MS, runCli, signup, stackTest } from "
 import { createWorkerDeps, processBatch } from "@rewards/worker";
 import pino from "pino";
 import { beforeAll, describe, expect } from "vitest";
+import { award, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 const it = stackTest({ visibilityTimeoutSeconds: 2 });
 let sqs: SQSClient;
@@ -227,6 +229,95 @@ describe("rewards user, guard and dlq", () => {
     HANG_GUARD_MS,
   );
 
+  it("shows the streak in the zone asked for, the counts and the achievements, newest first; a bad zone exits 2", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const user = "cli-progress";
+    const run = (args: string[]) => runCli(["user", user, ...args], table.env);
+    // Days counted from today in UTC: the last kept day is today, so the streak is current in every zone.
+    const today = dayNumberOf(new Date().toISOString().slice(0, 10));
+    const day = (n: number) => dayOfNumber(today + n);
+    const streakDay = (n: number) => eventBody("streak.day", { userId: user, day: day(n) });
+    /** Each batch through the worker, then the stream so far through the history's writer (kept days, achievements). */
+    const awarded = async (bodies: string[]) => {
+      await award(table.env, bodies);
+      await writeHistoryOfStream(table.env, table.streamArn);
+    };
+    // today−9 … today−7, today−5 … today−3, today−1 and today; then today−6, late, joins the first
+    // two runs: 7 (streak-7), and 2 now. 9 days: 90 XP.
+    await awarded([-9, -8, -7, -5, -4, -3, -1, 0].map(streakDay));
+    await awarded([streakDay(-6)]);
+    await awarded([completed(user, "a")]); // 90 + 20 XP: the first article and level 2, by one award
+    await awarded([eventBody("article.shared", { userId: user, articleSlug: "a", channel: "email" })]);
+
+    const json = await run(["--time-zone", "Pacific/Kiritimati", "--json"]);
+    expect(json).toMatchObject({ code: 0, stderr: "" });
+    const shown = JSON.parse(json.stdout);
+    expect(shown.profile).toEqual({
+      userId: user,
+      xp: 115,
+      awards: 11,
+      counts: { "article.completed": 1, "article.shared": 1, "streak.day": 9, "signup.completed": 0 },
+      streak: { current: 2, longest: 7, lastDay: day(0) },
+      level: { level: 2, xpFloor: 100, xpNext: 250 },
+      today: { day: expect.any(String), xp: expect.any(Number) },
+      updatedAt: expect.any(String),
+    });
+    // Each credited to the award that crossed it; one award's in id order.
+    type Shown = { type: string; id: string; awardedAt: string; data: Record<string, unknown> };
+    const awards: Shown[] = shown.history.awards;
+    expect(awards).toHaveLength(10); // --awards' default
+    const all: Shown[] = JSON.parse((await run(["--awards", "100", "--json"])).stdout).history.awards;
+    const by = (type: string, streakOn?: string) => {
+      const found = all.filter((a) => a.type === type && (streakOn === undefined || a.data.day === streakOn));
+      expect(found).toHaveLength(1);
+      const { id, awardedAt } = found[0] as Shown;
+      return { earnedAt: awardedAt, grantId: id };
+    };
+    const achievements = [
+      { id: "first-share", title: "First share", ...by("article.shared") },
+      { id: "first-article", title: "First article", ...by("article.completed") },
+      { id: "level-2", title: "Level 2", ...by("article.completed") },
+      { id: "streak-7", title: "A week in a row", ...by("streak.day", day(-6)) },
+    ];
+    expect(shown.achievements).toEqual(achievements);
+    // --awards 0: no history, the rest as it was.
+    expect(JSON.parse((await run(["--awards", "0", "--json"])).stdout)).toEqual({
+      profile: { ...shown.profile, today: expect.any(Object) },
+      achievements,
+    });
+
+    const text = await run(["--time-zone", "Pacific/Kiritimati"]);
+    expect(text).toMatchObject({ code: 0, stderr: "" });
+    const lines = text.stdout.split("\n");
+    const row = (pattern: RegExp) => {
+      const index = lines.findIndex((line) => pattern.test(line));
+      expect(index, String(pattern)).toBeGreaterThan(-1);
+      return index;
+    };
+    row(new RegExp(`^│ streak │ current 2 \\(in Pacific/Kiritimati\\), longest 7, last day ${day(0)} +│$`));
+    row(/^│ counts │ article\.completed 1, article\.shared 1, streak\.day 9, signup\.completed 0 │$/);
+    const heading = row(/^4 achievements, newest first:$/);
+    const rows = achievements.map(({ id, title, earnedAt }) =>
+      row(new RegExp(`^│ ${id} +│ ${title} +│ ${earnedAt.replaceAll(".", "\\.")} │$`)),
+    );
+    expect(rows).toEqual([heading + 4, heading + 6, heading + 8, heading + 10]);
+    // The lines that were there before stay as they were.
+    row(/^│ xp +│ 115 +│$/);
+    row(/^last 10 awards, newest first:$/);
+    // Without --time-zone, UTC.
+    expect((await run([])).stdout).toMatch(/│ streak │ current 2 \(in UTC\), longest 7, last day /);
+
+    // A zone the reader refuses: a usage error naming the option, nothing printed.
+    expect(await run(["--time-zone", "Mars/Olympus"])).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'rewards: --time-zone: an IANA time zone such as "Europe/Paris" or "UTC", not "Mars/Olympus"\n',
+    });
+    expect((await run(["--time-zone", "", "--json"])).code).toBe(2);
+  });
+
   it("an unknown user is a new reader (exit 0); a user id the events refuse and bad guard fields exit 2", async () => {
     const user = await cli(["user", "nobody", "--json"]);
     expect(user.code).toBe(0);
@@ -235,11 +326,22 @@ describe("rewards user, guard and dlq", () => {
         userId: "nobody",
         xp: 0,
         awards: 0,
+        counts: { "article.completed": 0, "article.shared": 0, "streak.day": 0, "signup.completed": 0 },
+        streak: { current: 0, longest: 0 },
         level: { level: 1, xpFloor: 0, xpNext: 100 },
         today: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), xp: 0 },
       },
       history: { awards: [] },
+      achievements: [],
     });
+    const text = (await cli(["user", "nobody"])).stdout;
+    expect(text).toMatch(/│ streak │ none kept +│\n/);
+    expect(text).toContain(
+      "│ counts │ article.completed 0, article.shared 0, streak.day 0, signup.completed 0 │\n",
+    );
+    expect(text).toContain(
+      "└────────┴─────────────────────────────────────────────────────────────────────────┘\nno achievements yet\n",
+    );
     const tooLong = await cli(["user", "u".repeat(257)]);
     expect(tooLong).toMatchObject({ code: 2, stdout: "" });
     expect(tooLong.stderr).toMatch(/^rewards: userId: must be 1 to 256 characters/);

@@ -5,11 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import {
+  achievementId,
+  achievementItemSchema,
+  achievementKey,
   decodeEvent,
   type EventPattern,
   eventTypes,
   grantId,
   matchesPattern,
+  rewardAchieved,
   rewardGranted,
 } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
@@ -31,6 +35,7 @@ const committedSync = (file: string) =>
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 
 const GRANTS_SECTION = "## Hearing about awards: `reward.granted`";
+const ACHIEVEMENTS_SECTION = "## Hearing about achievements: `reward.achieved`";
 const jsonBlocks = (text: string) =>
   [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] as string) as unknown);
 
@@ -54,6 +59,7 @@ describe("the JSON Schemas are the truth for other languages", () => {
       ...eventTypes.map((t) => `${t}.schema.json`),
       "reward.granted.schema.json",
       "reward.revoked.schema.json",
+      "reward.achieved.schema.json",
       "reader.openapi.json",
     ]);
   });
@@ -171,6 +177,38 @@ describe("reward.granted, as docs/events.md shows it to consumers", () => {
     ).toBe(false);
     // The id the docs describe: grant- + base64url(SHA-256(intentKey "\n" awardedAt)).
     expect(grant.id).toBe(grantId("user123#idempotent-writes#article.completed", "2026-11-29T10:00:01.234Z"));
+  });
+});
+
+describe("reward.achieved, as docs/events.md shows it to consumers", () => {
+  it("the example is what the announcer makes of the example award's first achievement, valid against the schema, and the rule for every announcement matches all three", async () => {
+    const section = (await readFile(new URL("docs/events.md", root), "utf8")).split(
+      ACHIEVEMENTS_SECTION,
+    )[1] as string;
+    const [example, pattern] = jsonBlocks(section) as [Record<string, unknown>, EventPattern];
+    const crossing = grantId("user123#idempotent-writes#article.completed", "2026-11-29T10:00:01.234Z");
+    // The item the history's writer puts for it: earned at the crossing award's awardedAt.
+    const achieved = rewardAchieved(
+      achievementItemSchema.parse({
+        ...achievementKey("user123", "first-article"),
+        userId: "user123",
+        achievement: "first-article",
+        title: "First article",
+        earnedAt: "2026-11-29T10:00:01.234Z",
+        grantId: crossing,
+      }),
+    );
+    expect(example).toEqual(achieved);
+    // The id the docs describe: achieve- + base64url(SHA-256(userId "\n" achievement)).
+    expect(achieved.id).toBe(achievementId("user123", "first-article"));
+    const validate = ajv.compile(await committed("reward.achieved.schema.json"));
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...achieved, id: crossing })).toBe(false);
+    const { grantId: _grant, ...data } = achieved.data;
+    expect(validate({ ...achieved, data })).toBe(true);
+    for (const type of ["reward.granted", "reward.revoked", "reward.achieved"])
+      expect(matchesPattern({ source: "rewards", "detail-type": type, detail: example }, pattern)).toBe(true);
+    expect(matchesPattern({ source: "rewards", "detail-type": "reward.other" }, pattern)).toBe(false);
   });
 });
 

@@ -28,6 +28,8 @@ describe("the daily cap in the operator's commands", () => {
       userId: user,
       xp: 150,
       awards: 4,
+      counts: { "article.completed": 3, "article.shared": 0, "streak.day": 0, "signup.completed": 1 },
+      streak: { current: 0, longest: 0 },
       level: { level: 2, xpFloor: 100, xpNext: 250 },
       updatedAt: expect.any(String),
       today: { day: today, xp: 50, cap: 50, left: 0 },

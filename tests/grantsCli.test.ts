@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
-import { isAwardCandidate } from "@rewards/announcer";
+import { isAnnouncerCandidate } from "@rewards/announcer";
 import { createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import { queueCounts } from "@rewards/ops";
@@ -27,7 +27,7 @@ describe("operating the announcer with the CLI", () => {
     // An announcer whose bus is missing: every batch fails and is given up at once.
     const broken = announced({ ...table.env, BUS_NAME: "no-such-bus" });
     const { source, failures } = await sourceFor(table, broken, {
-      filter: isAwardCandidate,
+      filter: isAnnouncerCandidate,
       maximumRetryAttempts: 0,
       onFailure: async (failure) => {
         failures.push(failure);
@@ -153,7 +153,7 @@ describe("replay keeps what it cannot account for; republish announces revocatio
     await award(table.env, [completed(user, "a"), completed(user, "b")]);
     const broken = announced({ ...table.env, BUS_NAME: "no-such-bus" });
     const { source, failures } = await sourceFor(table, broken, {
-      filter: isAwardCandidate,
+      filter: isAnnouncerCandidate,
       maximumRetryAttempts: 0,
     });
     expect(await waitFor(() => failures.length === 1)).toBe(true);

@@ -5,7 +5,16 @@ import {
   SendMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { GUARD_PK_PREFIX, GUARD_SK, type GuardImage, rewardGranted, rewardRevoked } from "@rewards/core";
+import {
+  achievementItemSchema,
+  achievementKey,
+  GUARD_PK_PREFIX,
+  GUARD_SK,
+  type GuardImage,
+  rewardAchieved,
+  rewardGranted,
+  rewardRevoked,
+} from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import { queueCounts, readAnnouncement } from "@rewards/ops";
@@ -57,6 +66,17 @@ async function visibleNow(sqs: SQSClient, queueUrl: string) {
 
 const lines = (text: string) => text.split("\n").filter(Boolean);
 
+const achievement = (userId: string) =>
+  rewardAchieved(
+    achievementItemSchema.parse({
+      ...achievementKey(userId, "first-article"),
+      userId,
+      achievement: "first-article",
+      title: "First article",
+      earnedAt: "2026-12-01T10:00:01.456Z",
+    }),
+  );
+
 describe("readAnnouncement (pure)", () => {
   const granted = rewardGranted(guard("u1", "a"));
   const revoked = rewardRevoked({
@@ -92,6 +112,33 @@ describe("readAnnouncement (pure)", () => {
     });
   });
 
+  plainIt("reads reward.achieved in both shapes, and says what is wrong with one out of shape", () => {
+    const achieved = achievement("u1");
+    expect(readAnnouncement(JSON.stringify(envelopeOf(achieved)))).toEqual({
+      ok: true,
+      announcement: achieved,
+      event: achieved,
+      shape: "envelope",
+    });
+    expect(readAnnouncement(JSON.stringify(achieved))).toEqual({
+      ok: true,
+      announcement: achieved,
+      event: achieved,
+      shape: "cloudevent",
+    });
+    expect(readAnnouncement(JSON.stringify({ ...achieved, id: "grant-x" }))).toEqual({
+      ok: false,
+      problem:
+        "not a valid reward.achieved: id Invalid string: must match pattern /^achieve-[A-Za-z0-9_-]{43}$/",
+    });
+    expect(
+      readAnnouncement(JSON.stringify({ ...envelopeOf(achieved), "detail-type": "reward.granted" })),
+    ).toEqual({
+      ok: false,
+      problem: "an EventBridge event of detail-type reward.granted whose detail is a reward.achieved",
+    });
+  });
+
   plainIt("says why a body holds no announcement", () => {
     expect(readAnnouncement("not json")).toEqual({ ok: false, problem: "the body is not JSON" });
     expect(readAnnouncement("[1]")).toEqual({ ok: false, problem: "the body is not a JSON object" });
@@ -100,7 +147,7 @@ describe("readAnnouncement (pure)", () => {
     ).toEqual({
       ok: false,
       problem:
-        'an EventBridge event whose detail-type "order.placed" is not reward.granted or reward.revoked',
+        'an EventBridge event whose detail-type "order.placed" is not reward.granted, reward.revoked or reward.achieved',
     });
     expect(readAnnouncement(JSON.stringify({ ...envelopeOf(granted), detail: "x" }))).toEqual({
       ok: false,
@@ -114,7 +161,7 @@ describe("readAnnouncement (pure)", () => {
     });
     expect(readAnnouncement(JSON.stringify({ ...granted, type: "article.completed" }))).toEqual({
       ok: false,
-      problem: 'not a reward.granted or reward.revoked: type "article.completed"',
+      problem: 'not a reward.granted, reward.revoked or reward.achieved: type "article.completed"',
     });
     expect(readAnnouncement(JSON.stringify({ ...granted, data: { ...granted.data, xp: "20" } }))).toEqual({
       ok: false,
@@ -141,6 +188,8 @@ describe("rewards grants tail", () => {
     });
     await send(sqs, queueUrl, JSON.stringify(envelopeOf(granted)));
     await send(sqs, queueUrl, JSON.stringify(revoked));
+    const achieved = achievement("u2");
+    await send(sqs, queueUrl, JSON.stringify(envelopeOf(achieved)));
     const wrong = await send(
       sqs,
       queueUrl,
@@ -152,20 +201,26 @@ describe("rewards grants tail", () => {
     expect(keep.stdout).toContain(
       `message ${wrong} left in the queue: an EventBridge event whose detail-type`,
     );
-    expect(keep.stdout).toContain("2 events read; 1 unreadable message left in the queue");
-    expect((await visibleNow(sqs, queueUrl)).length).toBe(3);
+    expect(keep.stdout).toContain("3 events read; 1 unreadable message left in the queue");
+    expect((await visibleNow(sqs, queueUrl)).length).toBe(4);
 
     const tail = await runCli(["grants", "tail"], env);
     expect(tail.code).toBe(1);
     expect(tail.stdout).toMatch(/reward\.granted .*u2 .*article\.completed .* 20 /);
     expect(tail.stdout).toMatch(/reward\.revoked .*u2 .*article\.completed .* -20 /);
+    // An achievement: what it is and its title, no XP, at its earnedAt.
+    expect(tail.stdout).toMatch(
+      new RegExp(
+        `reward\\.achieved .*${achieved.id} .*u2 .*first-article \\(First article\\) │ +│ 2026-12-01T10:00:01\\.456Z`,
+      ),
+    );
     expect(tail.stdout).toContain(`message ${wrong} left in the queue`);
     expect(await visibleNow(sqs, queueUrl)).toEqual([{ messageId: wrong, body: expect.any(String) }]);
 
     await drain(sqs, queueUrl);
     expect(await runCli(["grants", "tail"], env)).toEqual({
       code: 0,
-      stdout: "no reward.granted or reward.revoked events waiting\n",
+      stdout: "no reward.granted, reward.revoked or reward.achieved events waiting\n",
       stderr: "",
     });
   });
@@ -206,21 +261,24 @@ describe("with `rewards dev --json` running", () => {
         expect(again.stderr).toContain(notJson);
         await drain(sqs, env.GRANTS_QUEUE_URL as string);
 
-        // A real award reaches both queues: the envelope for grants tail, the CloudEvent alone for a consumer.
+        // A real award reaches both queues: the envelope for grants tail, the CloudEvent alone for
+        // a consumer. (Its reader's first achievement may come too, as a reward.achieved of its own.)
         expect((await runCli(["publish", "-"], env, `${completed("dev-consumer", "a")}\n`)).code).toBe(0);
-        const consumed: string[] = [];
+        const granted = (events: Array<{ type?: unknown }>) =>
+          events.filter((event) => event.type === "reward.granted");
+        const consumed: Array<{ type?: unknown }> = [];
         expect(
           await waitFor(
             async () => {
               consumed.push(
-                ...(await drain(sqs, env.CONSUMER_QUEUE_URL as string)).map((m) => m.Body as string),
+                ...(await drain(sqs, env.CONSUMER_QUEUE_URL as string)).map((m) => JSON.parse(m.Body ?? "")),
               );
-              return consumed.length > 0;
+              return granted(consumed).length > 0;
             },
             { timeoutMs: HANG_GUARD_MS },
           ),
         ).toBe(true);
-        const bare = JSON.parse(consumed[0] as string);
+        const [bare] = granted(consumed);
         expect(bare).toMatchObject({
           type: "reward.granted",
           data: { userId: "dev-consumer", intentKey: "dev-consumer#a#article.completed", xp: 20 },
@@ -228,10 +286,10 @@ describe("with `rewards dev --json` running", () => {
         const tailed = await runCli(["grants", "tail", "--json"], env);
         expect(tailed.code).toBe(0);
         // Each queue has its own copy (at least one: delivery is at least once).
-        const tailedEvents = lines(tailed.stdout).map((line) => JSON.parse(line));
+        const tailedEvents = granted(lines(tailed.stdout).map((line) => JSON.parse(line)));
         expect(tailedEvents.length).toBeGreaterThan(0);
         expect(tailedEvents).toEqual(tailedEvents.map(() => bare));
-        expect(consumed).toEqual(consumed.map(() => consumed[0]));
+        expect(granted(consumed)).toEqual(granted(consumed).map(() => bare));
       } finally {
         dev.child.kill("SIGINT");
         await dev.exited;

@@ -9,10 +9,9 @@ import {
   SendMessageCommand,
 } from "@aws-sdk/client-sqs";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { isAwardCandidate } from "@rewards/announcer";
 import { streamBatchFailureSchema } from "@rewards/core";
 import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
-import { createHistoryDeps } from "@rewards/history";
+import { createHistoryDeps, isHistoryCandidate } from "@rewards/history";
 import { startFaultProxy } from "@rewards/local";
 import { historyReplayTarget, queueCounts, replayStreamFailures } from "@rewards/ops";
 import { completed, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
@@ -82,7 +81,7 @@ async function twoAwardsGivenUp(stack: Parameters<typeof ownTable>[0], prefix: s
   await award(table.env, [completed(user, "a")]);
   await award(table.env, [completed(user, "b")]);
   const { source, failures } = await sourceFor(table, async () => {}, {
-    filter: isAwardCandidate,
+    filter: isHistoryCandidate,
     maximumRecordAgeSeconds: 3600,
     clock: () => Date.now() + 2 * 3600_000,
   });
@@ -285,9 +284,10 @@ describe("the history writer's given-up batches", () => {
     await award(table.env, [completed(user, "b")]);
     const sqs = createSqsClient(table.env);
     // The record age give-up, as tests/announcer.test.ts drives it: the source's clock two
-    // hours ahead; its failure record to both functions' queues (the same filter, so the same range).
+    // hours ahead; its failure record to both functions' queues (guard writes only here, which
+    // both functions' filters deliver: the same range).
     const { source, failures, invocations } = await sourceFor(table, async () => {}, {
-      filter: isAwardCandidate,
+      filter: isHistoryCandidate,
       maximumRecordAgeSeconds: 3600,
       clock: () => Date.now() + 2 * 3600_000,
       onFailure: async (failure) => {

@@ -454,6 +454,11 @@ describe("producers and operators at the command line", () => {
     expect(JSON.parse(granted.stdout)).toEqual(
       JSON.parse(await readFile(new URL("../schemas/reward.granted.schema.json", import.meta.url), "utf8")),
     );
+    const achieved = await cliIn(env)(["schema", "reward.achieved"]);
+    expect(achieved.code).toBe(0);
+    expect(JSON.parse(achieved.stdout)).toEqual(
+      JSON.parse(await readFile(new URL("../schemas/reward.achieved.schema.json", import.meta.url), "utf8")),
+    );
     expect((await cliIn(env)(["schema", "article.liked"])).code).toBe(2);
   });
 

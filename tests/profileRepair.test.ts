@@ -48,6 +48,8 @@ describe("rewards user --set-xp", () => {
       userId: user,
       xp: 0,
       awards: 0,
+      counts: { "article.completed": 0, "article.shared": 0, "streak.day": 0, "signup.completed": 0 },
+      streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day: today(), xp: 0 },
     });
@@ -82,6 +84,8 @@ describe("rewards user --set-xp", () => {
       userId: user,
       xp: 50,
       awards: 0,
+      counts: { "article.completed": 0, "article.shared": 0, "streak.day": 0, "signup.completed": 0 },
+      streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day: today(), xp: 0 },
       updatedAt,

@@ -2,13 +2,14 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
+import { dayNumberOf, dayOfNumber } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient, createLogger } from "@rewards/core/aws";
 import { toolConfigFrom } from "@rewards/core/deploy";
 import { functionUrlEvent, pythonForMoto, startFaultProxy, startLocalReadApi } from "@rewards/local";
 import { revokeIntent } from "@rewards/ops";
 import { createHandler, createReadApiDeps, problemTypes } from "@rewards/read-api";
 import { createReader } from "@rewards/reader";
-import { completed, HANG_GUARD_MS, lambdaContext, signup, stackTest } from "@rewards/testing";
+import { completed, eventBody, HANG_GUARD_MS, lambdaContext, signup, stackTest } from "@rewards/testing";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
@@ -96,8 +97,11 @@ function conforms(path: string, answer: Answer) {
   expect(departures(path, answer), path).toEqual([]);
 }
 
-/** The handler with its real deps over `env`, its log lines and EMF lines kept. */
-function readApiOver(env: Record<string, string>) {
+/**
+ * The handler with its real deps over `env`, its log lines and EMF lines kept; with `clock`, its
+ * reader reads today (the cap's, the streak's) at that instant instead of now.
+ */
+function readApiOver(env: Record<string, string>, clock?: () => Date) {
   const logs: Array<Record<string, unknown>> = [];
   const metrics: Array<Record<string, unknown>> = [];
   const destination = new Writable({
@@ -106,8 +110,10 @@ function readApiOver(env: Record<string, string>) {
       done();
     },
   });
+  const deps = createReadApiDeps(env);
   const handler = createHandler({
-    ...createReadApiDeps(env),
+    ...deps,
+    ...(clock === undefined ? {} : { reader: readerOver(env, clock) }),
     logger: createLogger({ level: "info", name: "rewards-read-api", destination }),
     emitMetrics: (line) => metrics.push(JSON.parse(line)),
   });
@@ -127,6 +133,16 @@ function readApiOver(env: Record<string, string>) {
     return answer;
   };
   return { request, logs, metrics };
+}
+
+/** A reader over `env`'s table, as the read API builds it (its cap), with `clock` for now. */
+function readerOver(env: Record<string, string>, clock?: () => Date) {
+  return createReader({
+    tableName: env.TABLE_NAME as string,
+    client: createDynamoBaseClient(env),
+    ...(env.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: Number(env.REWARDS_DAILY_XP_CAP) }),
+    ...(clock === undefined ? {} : { clock }),
+  });
 }
 
 async function seededUser(stack: Parameters<typeof ownTable>[0], user: string) {
@@ -161,7 +177,12 @@ describe("the read API's handler on the local stack", () => {
       headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
       body: await reader.profile("api-user"),
     });
-    expect(profile.body).toMatchObject({ xp: 110, awards: 3, today: { xp: 30, cap: 30, left: 0 } });
+    expect(profile.body).toMatchObject({
+      xp: 110,
+      awards: 3,
+      counts: { "article.completed": 2, "article.shared": 0, "streak.day": 0, "signup.completed": 1 },
+      today: { xp: 30, cap: 30, left: 0 },
+    });
 
     const first = await request("GET", "/users/api-user/awards?limit=2");
     expect(first.status).toBe(200);
@@ -178,7 +199,13 @@ describe("the read API's handler on the local stack", () => {
     // An unknown user is a new reader, never a 404; the same for its awards.
     expect(await request("GET", "/users/never-seen")).toMatchObject({
       status: 200,
-      body: { userId: "never-seen", xp: 0, awards: 0, level: { level: 1, xpFloor: 0, xpNext: 100 } },
+      body: {
+        userId: "never-seen",
+        xp: 0,
+        awards: 0,
+        counts: { "article.completed": 0, "article.shared": 0, "streak.day": 0, "signup.completed": 0 },
+        level: { level: 1, xpFloor: 0, xpNext: 100 },
+      },
     });
     expect((await request("GET", "/users/never-seen/awards")).body).toEqual({ awards: [] });
 
@@ -205,6 +232,99 @@ describe("the read API's handler on the local stack", () => {
     });
   });
 
+  it("the streak in the zone asked for, and the achievements, newest first: what the library answers", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    // Under a cap of 30 XP a day: the first three awards of the day are paid, the rest are 0-XP awards.
+    const env: Record<string, string> = { ...table.env, REWARDS_DAILY_XP_CAP: "30", LOG_LEVEL: "silent" };
+    const user = "api-progress";
+    const today = dayNumberOf(new Date().toISOString().slice(0, 10));
+    const day = (n: number) => dayOfNumber(today + n);
+    const streakDay = (n: number) => eventBody("streak.day", { userId: user, day: day(n) });
+    /** Each batch through the worker, then the whole stream so far through the history's writer. */
+    const awarded = async (bodies: string[]) => {
+      await award(env, bodies);
+      await writeHistoryOfStream(env, table.streamArn);
+    };
+    // Kept days: today−12 … today−7 and today−4 … today; then today−6, late, makes the first run 7
+    // (today−5 is never kept): a run of 7 (streak-7), and the current one of 5.
+    await awarded([...[-12, -11, -10, -9, -8, -7].map(streakDay), ...[-4, -3, -2, -1, 0].map(streakDay)]);
+    await awarded([streakDay(-6)]);
+    await awarded([signup(user)]); // 30 + 100 XP: level 2
+    await awarded([completed(user, "a")]); // 0 XP (the cap), and still the first article
+
+    const history = (await readerOver(env).history(user, { limit: 100 })).awards;
+    expect(history).toHaveLength(14);
+    const awardOf = (type: string, data: Record<string, unknown> = {}) => {
+      const found = history.filter(
+        (a) => a.type === type && Object.entries(data).every(([k, v]) => a.data[k] === v),
+      );
+      expect(found, type).toHaveLength(1);
+      return found[0] as (typeof history)[number];
+    };
+    const crossed = (type: string, data?: Record<string, unknown>) => {
+      const { awardedAt, id } = awardOf(type, data);
+      return { earnedAt: awardedAt, grantId: id };
+    };
+
+    // 23:30 UTC on the last kept day: already tomorrow in Paris, so the last day is yesterday there.
+    const lastEvening = () => new Date(`${day(0)}T23:30:00.000Z`);
+    const { request } = readApiOver(env, lastEvening);
+    const profile = await request("GET", `/users/${user}?timeZone=Europe/Paris`);
+    expect(profile).toEqual({
+      status: 200,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+      body: await readerOver(env, lastEvening).profile(user, { timeZone: "Europe/Paris" }),
+    });
+    expect(profile.body).toMatchObject({
+      xp: 130,
+      awards: 14,
+      counts: { "article.completed": 1, "article.shared": 0, "streak.day": 12, "signup.completed": 1 },
+      streak: { current: 5, longest: 7, lastDay: day(0) },
+      level: { level: 2 },
+    });
+    // A day later, at 23:30 UTC: the last kept day is yesterday in UTC (the default), two days ago in Paris.
+    const nextEvening = () => new Date(`${day(1)}T23:30:00.000Z`);
+    const later = readApiOver(env, nextEvening);
+    expect((await later.request("GET", `/users/${user}?timeZone=Europe/Paris`)).body.streak).toEqual({
+      current: 0,
+      longest: 7,
+      lastDay: day(0),
+    });
+    expect((await later.request("GET", `/users/${user}?timeZone=UTC`)).body.streak).toEqual({
+      current: 5,
+      longest: 7,
+      lastDay: day(0),
+    });
+    expect((await later.request("GET", `/users/${user}`)).body.streak).toEqual({
+      current: 5,
+      longest: 7,
+      lastDay: day(0),
+    });
+
+    // Newest first; each credited to the award that crossed it.
+    const achievements = await request("GET", `/users/${user}/achievements`);
+    expect(achievements).toEqual({
+      status: 200,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+      body: {
+        achievements: [
+          { id: "first-article", title: "First article", ...crossed("article.completed") },
+          { id: "level-2", title: "Level 2", ...crossed("signup.completed") },
+          { id: "streak-7", title: "A week in a row", ...crossed("streak.day", { day: day(-6) }) },
+        ],
+      },
+    });
+    expect(achievements.body).toEqual(await readerOver(env).achievements(user));
+    // An unknown user has none: a 200, never a 404.
+    expect(await request("GET", "/users/never-seen/achievements")).toEqual({
+      status: 200,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+      body: { achievements: [] },
+    });
+  });
+
   it("bad limit, bad cursor, a userId the events refuse, POST and /nope: 400/400/400/405/404 problems", async ({
     stack,
   }) => {
@@ -228,20 +348,35 @@ describe("the read API's handler on the local stack", () => {
       ],
       [`/users/${"u".repeat(257)}`, "userId"],
       [`/users/${"u".repeat(257)}/awards`, "userId"],
+      [`/users/${"u".repeat(257)}/achievements`, "userId"],
+      // A zone the runtime does not know (the reader's InvalidReadInput), and an empty one (the route's).
+      ["/users/api-bad?timeZone=Mars/Olympus", "timeZone"],
+      ["/users/api-bad?timeZone=Europe%2FAtlantis", "timeZone"],
+      ["/users/api-bad?timeZone=", "timeZone"],
     ] as const) {
       const answer = await request("GET", target);
       expect(answer, target).toEqual(problem(400, invalid));
       expect(answer.body.parameter, target).toBe(parameter);
       expect(answer.body.detail, target).toMatch(new RegExp(`^${parameter}: `));
     }
+    expect((await request("GET", "/users/api-bad?timeZone=Mars/Olympus")).body).toEqual({
+      type: invalid,
+      title: "Invalid parameter",
+      status: 400,
+      detail: 'timeZone: an IANA time zone such as "Europe/Paris" or "UTC", not "Mars/Olympus"',
+      parameter: "timeZone",
+    });
     expect(await request("POST", "/users/api-bad")).toEqual(
       problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
     );
     expect(await request("DELETE", "/users/api-bad/awards")).toEqual(
       problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
     );
+    expect(await request("POST", "/users/api-bad/achievements")).toEqual(
+      problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
+    );
     expect(await request("GET", "/nope")).toEqual(problem(404, problemTypes.notFound.type));
-    expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual(Array(10).fill([1, 0]));
+    expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual(Array(16).fill([1, 0]));
   });
 
   it("throttled reads are a 503 with Retry-After, a missing table a 500: no stack, no AWS detail", async ({
@@ -386,6 +521,18 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
         expect(profile.status).toBe(200);
         expect(profile.headers.get("cache-control")).toBe("no-store");
         expect(await profile.json()).toEqual(await reader.profile("py-reader"));
+        const paris = await fetch(`${api.url}/users/py-reader?timeZone=Europe/Paris`);
+        expect(paris.status).toBe(200);
+        expect(await paris.json()).toEqual(await reader.profile("py-reader", { timeZone: "Europe/Paris" }));
+        const mars = await fetch(`${api.url}/users/py-reader?timeZone=Mars%2FOlympus`);
+        expect([mars.status, mars.headers.get("content-type")]).toEqual([400, "application/problem+json"]);
+        expect(((await mars.json()) as { parameter?: string }).parameter).toBe("timeZone");
+        const achievements = await fetch(`${api.url}/users/py-reader/achievements`);
+        expect(achievements.status).toBe(200);
+        const earned = (await achievements.json()) as { achievements: Array<{ id: string }> };
+        expect(earned).toEqual(await reader.achievements("py-reader"));
+        // Earned from the stored state when the history's writer ran: 2 articles left, 110 XP.
+        expect(earned.achievements.map((a) => a.id).sort()).toEqual(["first-article", "level-2"]);
         const nope = await fetch(`${api.url}/nope`, { method: "POST" });
         expect([nope.status, nope.headers.get("content-type")]).toEqual([404, "application/problem+json"]);
 

@@ -129,6 +129,9 @@ describe("@rewards/reader on the local stack", () => {
       userId: user,
       xp: 110,
       awards: 3,
+      // The revoked a is taken off its type's count; the capped c (0 XP) is in it.
+      counts: { "article.completed": 2, "article.shared": 0, "streak.day": 0, "signup.completed": 1 },
+      streak: { current: 0, longest: 0 },
       level: { level: 2, xpFloor: 100, xpNext: 250 },
       today: { day: today, xp: 30, cap: 30, left: 0 },
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
@@ -206,6 +209,8 @@ describe("@rewards/reader on the local stack", () => {
       userId: "never-seen",
       xp: 0,
       awards: 0,
+      counts: { "article.completed": 0, "article.shared": 0, "streak.day": 0, "signup.completed": 0 },
+      streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day, xp: 0 },
     });
@@ -265,10 +270,10 @@ describe("@rewards/reader on the local stack", () => {
         cause: { name: "ResourceNotFoundException" },
       });
     }
-    // Asked once each (no retry mends a wrong name): GetItem ∥ Query, BatchGetItem, Query.
+    // Asked once each (no retry mends a wrong name): BatchGetItem ∥ Query, BatchGetItem, Query.
     expect([...sent].sort()).toEqual([
       "BatchGetItemCommand",
-      "GetItemCommand",
+      "BatchGetItemCommand",
       "QueryCommand",
       "QueryCommand",
     ]);
@@ -288,8 +293,13 @@ describe("@rewards/reader on the local stack", () => {
     const none = await createReader({ tableName: table.tableName, client }).profile("cap-zero");
     expect(zero).toEqual(none);
     expect(zero.today).toEqual({ day: new Date().toISOString().slice(0, 10), xp: 30 });
-    // Read as without a cap: a GetItem of the profile and a Query of today's history, each time.
-    expect([...sent].sort()).toEqual(["GetItemCommand", "GetItemCommand", "QueryCommand", "QueryCommand"]);
+    // Read as without a cap: a BatchGetItem of the profile and kept days, and a Query of today's history, each time.
+    expect([...sent].sort()).toEqual([
+      "BatchGetItemCommand",
+      "BatchGetItemCommand",
+      "QueryCommand",
+      "QueryCommand",
+    ]);
 
     let error: unknown;
     try {
@@ -326,12 +336,14 @@ describe("@rewards/reader on the local stack", () => {
       userId: "slow",
       xp: 30,
       awards: 2,
+      counts: { "article.completed": 2, "article.shared": 0, "streak.day": 0, "signup.completed": 0 },
+      streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day: new Date().toISOString().slice(0, 10), xp: 30, cap: 30, left: 0 },
       updatedAt: expect.stringMatching(/^\d{4}-/),
     });
     const day = `DAY#${profile.today.day}`;
-    expect(calls[0]?.keys).toEqual(["PROFILE", day]);
+    expect(calls[0]?.keys).toEqual(["PROFILE", "PROGRESS", day]);
     // Every call after the first asked for the held key alone, the last one past the 50 ms.
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(calls.slice(1).map((call) => call.keys)).toEqual(Array(calls.length - 1).fill(["PROFILE"]));

@@ -6,7 +6,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import { isAwardCandidate } from "@rewards/announcer";
+import { isAnnouncerCandidate } from "@rewards/announcer";
 import {
   grantId,
   guardKey,
@@ -82,7 +82,7 @@ describe("revoking on the embedded DynamoDB", () => {
     );
     expect(profile.Item).toMatchObject({ xp: 20, awards: 1 });
 
-    const { source } = await sourceFor(table, announced(table.env), { filter: isAwardCandidate });
+    const { source } = await sourceFor(table, announced(table.env), { filter: isAnnouncerCandidate });
     const since = Date.now();
     expect(await waitFor(() => source.caughtUp(since))).toBe(true);
     await source.stop();

@@ -100,7 +100,13 @@ describe("the batch worker against the local stack", () => {
     expect(first.counts).toMatchObject({ awarded: 1, duplicate: 0 });
     expect(second.counts).toMatchObject({ awarded: 0, duplicate: 2 });
     const profile = await profileOf(deps.dynamo, deps.tableName, user);
-    expect(profile).toEqual({ ...profileKey(user), xp: 20, awards: 1, updatedAt: expect.any(String) });
+    expect(profile).toEqual({
+      ...profileKey(user),
+      xp: 20,
+      awards: 1,
+      "count:article.completed": 1,
+      updatedAt: expect.any(String),
+    });
     const key = intentKey([user, "idempotent-writes", "article.completed"]);
     const guard = await guardOf(deps.dynamo, deps.tableName, key);
     const awardedAt = Date.parse(guard?.awardedAt);
@@ -368,7 +374,8 @@ describe("the batch worker against the local stack", () => {
     // An item-level cancellation reason, as AWS reports it: not a top-level ValidationException.
     expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toBe(
       `the profile of user ${JSON.stringify(broken)} (USER#${broken}) was refused: An operand in the update expression has an incorrect data type — ` +
-        `the award adds to its xp and awards, which must both be numbers; repair it with \`rewards user ${broken} --set-xp <n> --yes\`, then replay ` +
+        `the award adds to its xp, awards and its type's count (count:<type>), which must all be numbers; ` +
+        `repair xp with \`rewards user ${broken} --set-xp <n> --yes\` (awards or a count by hand: docs/operations.md#repairing-a-profile), then replay ` +
         "(TransactionCanceledException [None, ValidationError]: Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError])",
     );
     // The guard was rolled back with the update: a fixed profile can still be paid.

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { guardKey, PROFILE_UPDATE, profileKey } from "@rewards/core";
+import { guardKey, profileKey, profileUpdate } from "@rewards/core";
 import { awardOf, documentClient, type Peer } from "./peer";
 
 /**
@@ -29,7 +29,8 @@ export const checkThenWrite: Peer = {
               new UpdateCommand({
                 TableName: setup.tableName,
                 Key: profileKey(award.userId),
-                UpdateExpression: PROFILE_UPDATE,
+                // The XP and the award's count, without the count per type our worker also keeps.
+                UpdateExpression: profileUpdate(new Map()).UpdateExpression,
                 ExpressionAttributeValues: { ":xp": award.amount, ":awards": 1, ":now": now.toISOString() },
               }),
             );

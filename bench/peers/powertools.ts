@@ -3,7 +3,7 @@ import { IdempotencyConfig, makeIdempotent } from "@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { PROFILE_UPDATE, profileKey, rules } from "@rewards/core";
+import { profileKey, profileUpdate, rules } from "@rewards/core";
 import type { SQSRecord } from "aws-lambda";
 import { awardOf, documentClient, type Peer } from "./peer";
 
@@ -31,7 +31,8 @@ export const powertools: Peer = {
         new UpdateCommand({
           TableName: setup.tableName,
           Key: profileKey(input.userId),
-          UpdateExpression: PROFILE_UPDATE,
+          // The XP and the award's count, without the count per type our worker also keeps.
+          UpdateExpression: profileUpdate(new Map()).UpdateExpression,
           ExpressionAttributeValues: { ":xp": input.amount, ":awards": 1, ":now": new Date().toISOString() },
         }),
       );

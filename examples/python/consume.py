@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A consumer of rewards' announcements (reward.granted, reward.revoked) with boto3.
+"""A consumer of rewards' announcements (reward.granted, reward.revoked, reward.achieved) with boto3.
 
     CONSUMER_QUEUE_URL=... python3 consume.py [--follow] [--state FILE]
 
@@ -7,8 +7,9 @@ Reads the queue a rule on the rewards bus fills with the CloudEvent alone (the r
 production rule, `InputPath=$.detail`; locally, the CONSUMER_QUEUE_URL `rewards dev` prints;
 EventBridge's envelope is read too). Delivery is at least once, so it deduplicates on `id`; a
 `reward.revoked` undoes what the `reward.granted` of the same intentKey and awardedAt showed
-(also when it arrives first). It prints one line per message and, at the end, one JSON line:
-what it handled and each user's XP as shown. A message is deleted only once handled; one it
+(also when it arrives first); a `reward.achieved` is shown once and kept (nothing takes an
+achievement back). It prints one line per message and, at the end, one JSON line: what it
+handled, each user's XP as shown, and each user's achievements. A message is deleted only once handled; one it
 cannot read is reported and left in the queue (visible again when this run ends) for the
 queue's redrive policy. With --state FILE what it has seen and shown is kept across runs.
 Exit code 0, 1 when any message was unreadable, 2 for usage errors. boto3 reads the region,
@@ -25,21 +26,27 @@ from typing import Any
 
 import boto3
 
-TYPES = ("reward.granted", "reward.revoked")
-DATA_FIELDS = ("userId", "intentKey", "awardedAt", "xp")
+TYPES = ("reward.granted", "reward.revoked", "reward.achieved")
+DATA_FIELDS = {
+    "reward.granted": ("userId", "intentKey", "awardedAt", "xp"),
+    "reward.revoked": ("userId", "intentKey", "awardedAt", "xp"),
+    "reward.achieved": ("userId", "achievement", "title"),
+}
 
 
 class Shown:
-    """What this consumer has shown: the ids seen, each award by (intentKey, awardedAt), XP per user."""
+    """What this consumer has shown: the ids seen, each award by (intentKey, awardedAt), XP and achievements per user."""
 
     def __init__(self, state: dict[str, Any] | None = None) -> None:
         state = state or {}
         self.seen: set[str] = set(state.get("seen", []))
         # "intentKey\nawardedAt" -> {"userId", "xp", "revoked"}
         self.awards: dict[str, dict[str, Any]] = state.get("awards", {})
+        # userId -> the achievement ids shown, in the order they arrived
+        self.achievements: dict[str, list[str]] = state.get("achievements", {})
 
     def to_json(self) -> dict[str, Any]:
-        return {"seen": sorted(self.seen), "awards": self.awards}
+        return {"seen": sorted(self.seen), "awards": self.awards, "achievements": self.achievements}
 
     def xp_by_user(self) -> dict[str, int]:
         totals: dict[str, int] = {}
@@ -55,6 +62,10 @@ class Shown:
             return f"duplicate {event['id']} (already handled)"
         self.seen.add(event["id"])
         data = event["data"]
+        if event["type"] == "reward.achieved":
+            # One id per user and achievement: a new id is a new achievement, and it is never taken back.
+            self.achievements.setdefault(data["userId"], []).append(data["achievement"])
+            return f"achieved {data['userId']} {data['achievement']} ({data['title']})"
         key = f"{data['intentKey']}\n{data['awardedAt']}"
         award = self.awards.setdefault(key, {"userId": data["userId"], "xp": data["xp"]})
         if event["type"] == "reward.granted":
@@ -77,11 +88,11 @@ def read_event(body: str) -> tuple[dict[str, Any] | None, str]:
     if isinstance(event, dict) and "detail" in event:  # EventBridge's envelope (a rule without InputPath)
         event = event["detail"]
     if not isinstance(event, dict) or event.get("type") not in TYPES:
-        return None, "not a reward.granted or reward.revoked"
+        return None, "not a reward.granted, reward.revoked or reward.achieved"
     data = event.get("data")
     if not isinstance(event.get("id"), str) or not isinstance(data, dict):
         return None, f"a {event['type']} without an id or data"
-    missing = [field for field in DATA_FIELDS if field not in data]
+    missing = [field for field in DATA_FIELDS[event["type"]] if field not in data]
     if missing:
         return None, f"a {event['type']} whose data lacks {', '.join(missing)}"
     return event, ""
@@ -135,7 +146,8 @@ def main(argv: list[str]) -> int:
     finally:
         for receipt in left.values():
             sqs.change_message_visibility(QueueUrl=queue_url, ReceiptHandle=receipt, VisibilityTimeout=0)
-    print(json.dumps({**counts, "xp": shown.xp_by_user()}, separators=(",", ":")))
+    achievements = dict(sorted(shown.achievements.items()))
+    print(json.dumps({**counts, "xp": shown.xp_by_user(), "achievements": achievements}, separators=(",", ":")))
     return 1 if counts["unreadable"] else 0
 
 

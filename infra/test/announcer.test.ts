@@ -44,7 +44,7 @@ describe("awards as events: the stream, the bus, the announcer", () => {
     expect(named(run, "aws:cloudwatch/logGroup:LogGroup", ANNOUNCER).inputs.retentionInDays).toBe(30);
   });
 
-  it("its mapping: the stream, the award filter, batches of 100 bisected on error, 10 retries, 6 h of age, failures to their queue", () => {
+  it("its mapping: the stream, the guard and achievement filters, batches of 100 bisected on error, 10 retries, 6 h of age, failures to their queue", () => {
     const mapping = named(run, "aws:lambda/eventSourceMapping:EventSourceMapping", ANNOUNCER);
     expect(mapping.inputs).toEqual({
       eventSourceArn: expect.stringMatching(STREAM_ARN),
@@ -55,6 +55,12 @@ describe("awards as events: the stream, the bus, the announcer", () => {
             pattern: JSON.stringify({
               eventName: ["INSERT", "MODIFY"],
               dynamodb: { Keys: { sk: { S: ["IDEM"] } } },
+            }),
+          },
+          {
+            pattern: JSON.stringify({
+              eventName: ["INSERT"],
+              dynamodb: { Keys: { sk: { S: [{ prefix: "ACHIEVEMENT#" }] } } },
             }),
           },
         ],

@@ -121,7 +121,7 @@ describe("the reader's history: a third function on the table's stream", () => {
     expect(run.outputs.historyFailureQueueUrl).toMatch(/HistoryFailuresQueue$/);
   });
 
-  it("its role: read that stream, PutItem on that table, send to its queue — nothing else, no wildcard", () => {
+  it("its role: read that stream, put/update/batch-get that table, send to its queue — nothing else, no wildcard", () => {
     expect(roleStatements(run, HISTORY)).toEqual([
       {
         Effect: "Allow",
@@ -135,7 +135,7 @@ describe("the reader's history: a third function on the table's stream", () => {
       },
       {
         Effect: "Allow",
-        Action: ["dynamodb:PutItem"],
+        Action: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:BatchGetItem"],
         Resource: [expect.stringMatching(TABLE_ARN)],
       },
       {

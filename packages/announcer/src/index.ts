@@ -1,8 +1,9 @@
-// The announcer: the table's stream in, one reward.granted event per award out. (`handler`
+// The announcer: the table's stream in, one reward.granted per award, reward.revoked per
+// revocation and reward.achieved per achievement out. (`handler`
 // itself is not re-exported: importing it builds a client from process.env. It is
 // `@rewards/announcer/handler`.)
 export type { AnnouncerDeps } from "./function/announcerDeps";
-export { AWARD_FILTER_PATTERN, isAwardCandidate } from "./function/awardFilter";
+export { ANNOUNCER_FILTER_PATTERNS, isAnnouncerCandidate } from "./function/announcerFilter";
 export { createAnnouncerDeps } from "./function/createAnnouncerDeps";
 export { createHandler, type StreamBatchHandler } from "./function/createHandler";
 export {

@@ -4,7 +4,7 @@ import type {
   PutEventsRequestEntry,
   PutEventsResultEntry,
 } from "@aws-sdk/client-eventbridge";
-import { grantId, guardImageSchema, rewardGranted } from "@rewards/core";
+import { type Announcement, grantId, guardImageSchema, rewardGranted } from "@rewards/core";
 import { createLogger, type RetryPolicy } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it, vi } from "vitest";
@@ -70,6 +70,9 @@ const guard = (n: number, overrides: Record<string, unknown> = {}) =>
   guardItem(`user${n}#a${n}#article.completed`, { userId: `user${n}`, eventId: `evt-${n}`, ...overrides });
 const profile = { pk: "USER#user1", sk: "PROFILE", userId: "user1", xp: 20, awards: 1 };
 const detailOf = (entry: PutEventsRequestEntry | undefined) => JSON.parse(String(entry?.Detail));
+/** The emission an announcement of an award names (an achievement names none). */
+const eventIdOf = (announcement: Announcement) =>
+  announcement.type === "reward.achieved" ? undefined : announcement.data.eventId;
 
 describe("processBatch", () => {
   it("publishes each guard INSERT or MODIFY as reward.granted and acknowledges the rest", async () => {
@@ -104,7 +107,7 @@ describe("processBatch", () => {
       },
     ]);
     expect(bus.calls[0]?.map(detailOf)).toEqual(result.published);
-    expect(result.published.map((grant) => [grant.id, grant.subject, grant.data.eventId])).toEqual([
+    expect(result.published.map((grant) => [grant.id, grant.subject, eventIdOf(grant)])).toEqual([
       [grantId("user1#a1#article.completed", "2026-11-29T10:00:01.234Z"), "user1", "evt-1"],
       [grantId("user2#a2#article.completed", "2026-12-29T10:00:00.000Z"), "user2", "evt-2"],
     ]);
@@ -204,7 +207,7 @@ describe("processBatch", () => {
         configuration: true,
       },
     ]);
-    expect(result.published.map((grant) => grant.data.eventId)).toEqual(["evt-2"]);
+    expect(result.published.map(eventIdOf)).toEqual(["evt-2"]);
   });
 
   it("treats an entry answered without an EventId, or not answered, as unpublished", async () => {
@@ -255,7 +258,7 @@ describe("processBatch", () => {
         configuration: false,
       },
     ]);
-    expect(result.published.map((grant) => grant.data.eventId)).toEqual(["evt-1"]);
+    expect(result.published.map(eventIdOf)).toEqual(["evt-1"]);
     expect(lines.find((line) => line.level === 40)).toMatchObject({
       msg: "not announced; the record will be retried",
       reason: "InternalFailure: try again",
@@ -322,7 +325,7 @@ describe("processBatch", () => {
       deps(bus.client).deps,
       streamEvent([unreadable, streamRecord("INSERT", guard(4)), noImage, notJson]),
     );
-    expect(result.published.map((grant) => grant.data.eventId)).toEqual(["evt-4"]);
+    expect(result.published.map(eventIdOf)).toEqual(["evt-4"]);
     expect(result.failures).toEqual([
       {
         sequenceNumber: unreadable.dynamodb?.SequenceNumber,
@@ -387,7 +390,7 @@ describe("readStreamRecord", () => {
     ]);
     expect(
       readStreamRecord(withKeys({ pk: { S: "IDEM#user1#a1#article.completed" }, sk: { S: "IDEM" } })).kind,
-    ).toBe("award");
+    ).toBe("announce");
   });
 
   it("an award the daily cap left at 0 XP announces nothing; a cut one says what was asked", () => {
@@ -395,15 +398,15 @@ describe("readStreamRecord", () => {
       "skip",
     );
     const cut = readStreamRecord(streamRecord("INSERT", guard(1, { amount: 5, requested: 20 })));
-    expect(cut.kind === "award" && cut.grant.data).toMatchObject({ xp: 5, requestedXp: 20 });
+    expect(cut.kind === "announce" && cut.announcement.data).toMatchObject({ xp: 5, requestedXp: 20 });
     const whole = readStreamRecord(streamRecord("INSERT", guard(1)));
-    expect(whole.kind === "award" && whole.grant.data).not.toHaveProperty("requestedXp");
+    expect(whole.kind === "announce" && whole.announcement.data).not.toHaveProperty("requestedXp");
   });
 
   it("a revoked guard is a reward.revoked (a capped one too); without its reason it is unreadable", () => {
     const revoked = { revokedAt: "2026-12-01T10:00:00.000Z", revokedReason: "producer bug" };
     const read = readStreamRecord(streamRecord("MODIFY", guard(1, { amount: 0, ...revoked })));
-    expect(read.kind === "award" && read.grant).toMatchObject({
+    expect(read.kind === "announce" && read.announcement).toMatchObject({
       type: "reward.revoked",
       time: "2026-12-01T10:00:00.000Z",
       data: { xp: 0, revokedAt: "2026-12-01T10:00:00.000Z", reason: "producer bug" },

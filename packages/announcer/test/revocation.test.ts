@@ -4,7 +4,7 @@ import { grantId, revokeId, rewardRevokedSchema } from "@rewards/core";
 import { createLogger } from "@rewards/core/aws";
 import { guardItem, lambdaContext, streamEvent, streamRecord } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
-import { type AnnouncerDeps, isAwardCandidate, processBatch, readStreamRecord } from "../src";
+import { type AnnouncerDeps, isAnnouncerCandidate, processBatch, readStreamRecord } from "../src";
 
 /** A bus that takes every entry, keeping what it was sent. */
 function recordingBus() {
@@ -45,7 +45,7 @@ const award = {
 describe("a revoked guard's MODIFY", () => {
   it("passes the mapping's filter, and is announced as exactly one reward.revoked with its id and data (docs/events.md#hearing-about-revocations-rewardrevoked)", async () => {
     const record = streamRecord("MODIFY", { ...paid, ...revocation });
-    expect(isAwardCandidate(record)).toBe(true);
+    expect(isAnnouncerCandidate(record)).toBe(true);
     const bus = recordingBus();
     const result = await processBatch(deps(bus.client), streamEvent([record]), lambdaContext());
     expect(result.response).toEqual({ batchItemFailures: [] });
@@ -83,7 +83,8 @@ describe("a revoked guard's MODIFY", () => {
     const later = readStreamRecord(
       streamRecord("MODIFY", { ...paid, ...revocation, awardedAt: "2027-03-01T10:00:00.000Z" }),
     );
-    const idOf = (read: ReturnType<typeof readStreamRecord>) => (read.kind === "award" ? read.grant.id : "");
+    const idOf = (read: ReturnType<typeof readStreamRecord>) =>
+      read.kind === "announce" ? read.announcement.id : "";
     expect(idOf(again)).toBe(idOf(once));
     expect(idOf(later)).toBe(revokeId(key, "2027-03-01T10:00:00.000Z"));
     expect(idOf(later)).not.toBe(idOf(once));
@@ -96,8 +97,8 @@ describe("a revoked guard's MODIFY", () => {
     // …its revocation is announced all the same.
     const read = readStreamRecord(streamRecord("MODIFY", { ...capped, ...revocation }));
     expect(read).toMatchObject({
-      kind: "award",
-      grant: {
+      kind: "announce",
+      announcement: {
         type: "reward.revoked",
         id: revokeId(key, awardedAt),
         data: { ...award, xp: 0, requestedXp: 20, revokedAt: revocation.revokedAt, reason: "producer bug" },
@@ -109,8 +110,8 @@ describe("a revoked guard's MODIFY", () => {
     for (const eventName of ["INSERT", "MODIFY"] as const) {
       const read = readStreamRecord(streamRecord(eventName, paid));
       expect(read).toMatchObject({
-        kind: "award",
-        grant: { type: "reward.granted", id: grantId(key, awardedAt) },
+        kind: "announce",
+        announcement: { type: "reward.granted", id: grantId(key, awardedAt) },
       });
     }
   });
@@ -125,7 +126,7 @@ describe("a revoked guard's MODIFY", () => {
 
   it("the TTL sweeper deleting a revoked guard announces nothing", () => {
     const record = streamRecord("REMOVE", { ...paid, ...revocation });
-    expect(isAwardCandidate(record)).toBe(false);
+    expect(isAnnouncerCandidate(record)).toBe(false);
     expect(readStreamRecord(record).kind).toBe("skip");
   });
 });

@@ -57,6 +57,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
       () => import("./commands/grants/republish"),
     ],
   },
+  { name: "backfill", load: () => import("./commands/backfill") },
   { name: "guard", load: () => import("./commands/guard") },
   { name: "revoke", load: () => import("./commands/revoke") },
   { name: "user", load: () => import("./commands/user") },

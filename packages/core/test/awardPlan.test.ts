@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   type AwardRequest,
   cappedDay,
+  countsByType,
   dayTotalExpiresAt,
   MAX_TRANSACTION_ITEMS,
-  PROFILE_UPDATE,
   payable,
   planAwardTransaction,
+  profileUpdate,
 } from "../src/domain";
 import { readCancellation, transactionsOf } from "../src/domain/awardPlan";
 
@@ -65,8 +66,14 @@ describe("planAwardTransaction", () => {
             Update: {
               TableName: "t",
               Key: { pk: "USER#user123", sk: "PROFILE" },
-              UpdateExpression: "ADD xp :xp, awards :awards SET updatedAt = :now",
-              ExpressionAttributeValues: { ":xp": 20, ":awards": 1, ":now": "2026-11-29T10:00:00.000Z" },
+              UpdateExpression: "ADD xp :xp, awards :awards, #count0 :count0 SET updatedAt = :now",
+              ExpressionAttributeNames: { "#count0": "count:article.completed" },
+              ExpressionAttributeValues: {
+                ":xp": 20,
+                ":awards": 1,
+                ":now": "2026-11-29T10:00:00.000Z",
+                ":count0": 1,
+              },
             },
           },
         ],
@@ -74,10 +81,9 @@ describe("planAwardTransaction", () => {
       items: [{ kind: "guard", award: 0 }, { kind: "profile" }],
       paid: [20],
     });
-    expect(PROFILE_UPDATE).toBe("ADD xp :xp, awards :awards SET updatedAt = :now");
   });
 
-  it("several awards: guard i is item i, one profile update with their sum and count", () => {
+  it("several awards: guard i is item i, one profile update with their sum, count and count per type", () => {
     const plan = planAwardTransaction([award("a"), signup, award("b")], { tableName: "t", now });
     expect(plan.items).toEqual([
       { kind: "guard", award: 0 },
@@ -92,10 +98,18 @@ describe("planAwardTransaction", () => {
       "IDEM#user123#b#article.completed",
       "USER#user123",
     ]);
-    expect(items[3]?.Update?.ExpressionAttributeValues).toEqual({
-      ":xp": 140,
-      ":awards": 3,
-      ":now": "2026-11-29T10:00:00.000Z",
+    expect(items[3]?.Update).toEqual({
+      TableName: "t",
+      Key: { pk: "USER#user123", sk: "PROFILE" },
+      UpdateExpression: "ADD xp :xp, awards :awards, #count0 :count0, #count1 :count1 SET updatedAt = :now",
+      ExpressionAttributeNames: { "#count0": "count:article.completed", "#count1": "count:signup.completed" },
+      ExpressionAttributeValues: {
+        ":xp": 140,
+        ":awards": 3,
+        ":now": "2026-11-29T10:00:00.000Z",
+        ":count0": 2,
+        ":count1": 1,
+      },
     });
     // A guard kept forever has no expiresAt; a guard without a message id has no messageId.
     expect(items[1]?.Put?.Item).not.toHaveProperty("expiresAt");
@@ -131,7 +145,18 @@ describe("planAwardTransaction", () => {
     expect(items[4]?.Put?.Item).toMatchObject({ amount: 0, requested: 20 });
     expect(items[1]?.Put?.Item).toMatchObject({ amount: 5, requested: 20 });
     expect(items[0]?.Put?.Item).not.toHaveProperty("requested");
-    expect(items[5]?.Update?.ExpressionAttributeValues).toMatchObject({ ":xp": 135, ":awards": 5 });
+    // The award the cap paid nothing still counts, as an award and toward its type.
+    expect(items[5]?.Update).toMatchObject({
+      UpdateExpression: "ADD xp :xp, awards :awards, #count0 :count0, #count1 :count1 SET updatedAt = :now",
+      ExpressionAttributeNames: { "#count0": "count:article.completed", "#count1": "count:signup.completed" },
+      ExpressionAttributeValues: {
+        ":xp": 135,
+        ":awards": 5,
+        ":now": "2026-11-29T10:00:00.000Z",
+        ":count0": 4,
+        ":count1": 1,
+      },
+    });
     expect(items[6]).toEqual({
       Update: {
         TableName: "t",
@@ -160,6 +185,84 @@ describe("planAwardTransaction", () => {
     });
     expect(plan.paid).toEqual([0]);
     expect(plan.items).toEqual([{ kind: "guard", award: 0 }, { kind: "profile" }]);
+  });
+});
+
+describe("the profile's counts per event type", () => {
+  const typed = (type: AwardRequest["type"], slug: string) =>
+    award(slug, { type, intentKey: `user123#${slug}#${type}` });
+
+  it("counts each award once toward its type, types in the order they first appear", () => {
+    expect(countsByType([])).toEqual(new Map());
+    const counts = countsByType([
+      typed("streak.day", "d1"),
+      typed("article.completed", "a"),
+      typed("streak.day", "d2"),
+      typed("article.shared", "s"),
+      typed("streak.day", "d3"),
+      signup,
+    ]);
+    expect([...counts]).toEqual([
+      ["streak.day", 3],
+      ["article.completed", 1],
+      ["article.shared", 1],
+      ["signup.completed", 1],
+    ]);
+  });
+
+  it("adds each type's count to its own attribute, through names (the attribute has ':' and '.')", () => {
+    expect(
+      profileUpdate(
+        new Map([
+          ["article.shared", 2],
+          ["streak.day", 1],
+        ]),
+      ),
+    ).toStrictEqual({
+      UpdateExpression: "ADD xp :xp, awards :awards, #count0 :count0, #count1 :count1 SET updatedAt = :now",
+      ExpressionAttributeNames: { "#count0": "count:article.shared", "#count1": "count:streak.day" },
+      countValues: { ":count0": 2, ":count1": 1 },
+    });
+  });
+
+  it("no type counted: XP and awards only, and no names (DynamoDB refuses an empty map)", () => {
+    expect(profileUpdate(new Map())).toStrictEqual({
+      UpdateExpression: "ADD xp :xp, awards :awards SET updatedAt = :now",
+      countValues: {},
+    });
+  });
+
+  it("one transaction of every type: each count names its type, with that type's number of awards", () => {
+    const plan = planAwardTransaction(
+      [
+        typed("article.shared", "s1"),
+        typed("article.completed", "a1"),
+        typed("article.shared", "s2"),
+        typed("streak.day", "d1"),
+        signup,
+        typed("article.shared", "s3"),
+      ],
+      { tableName: "t", now },
+    );
+    const profile = plan.input.TransactItems?.[6]?.Update;
+    expect(profile?.UpdateExpression).toBe(
+      "ADD xp :xp, awards :awards, #count0 :count0, #count1 :count1, #count2 :count2, #count3 :count3 SET updatedAt = :now",
+    );
+    expect(profile?.ExpressionAttributeNames).toStrictEqual({
+      "#count0": "count:article.shared",
+      "#count1": "count:article.completed",
+      "#count2": "count:streak.day",
+      "#count3": "count:signup.completed",
+    });
+    expect(profile?.ExpressionAttributeValues).toStrictEqual({
+      ":xp": 5 * 20 + 100,
+      ":awards": 6,
+      ":now": "2026-11-29T10:00:00.000Z",
+      ":count0": 3,
+      ":count1": 1,
+      ":count2": 1,
+      ":count3": 1,
+    });
   });
 });
 

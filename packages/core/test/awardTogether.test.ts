@@ -12,7 +12,12 @@ type Answer = Error | "ok" | ((input: Sent) => Error | "ok");
 interface Sent {
   TransactItems: Array<{
     Put?: { Item: Record<string, unknown> };
-    Update?: { Key: Record<string, unknown> };
+    Update?: {
+      Key: Record<string, unknown>;
+      UpdateExpression?: string;
+      ExpressionAttributeNames?: Record<string, string>;
+      ExpressionAttributeValues?: Record<string, unknown>;
+    };
   }>;
   ClientRequestToken: string;
 }
@@ -62,6 +67,15 @@ const deps = (client: DynamoDBDocumentClient, extra: object = {}) => ({
 });
 const pks = (input: Sent | undefined) =>
   input?.TransactItems.map((item) => String(item.Put?.Item.pk ?? item.Update?.Key.sk));
+/** The profile update of a transaction sent: what it adds (XP, awards, the counts per type). */
+const profileAdds = (input: Sent | undefined) => {
+  const update = input?.TransactItems.find((item) => item.Update?.Key.sk === "PROFILE")?.Update;
+  return {
+    expression: update?.UpdateExpression,
+    names: update?.ExpressionAttributeNames,
+    values: update?.ExpressionAttributeValues,
+  };
+};
 
 describe("awardTogether", () => {
   it("nothing to award sends nothing", async () => {
@@ -93,6 +107,12 @@ describe("awardTogether", () => {
     ]);
     expect(pks(sent[1])).toEqual(["IDEM#u#a#article.completed", "IDEM#u#c#article.completed", "PROFILE"]);
     expect(sent[1]?.ClientRequestToken).not.toBe(sent[0]?.ClientRequestToken);
+    // The transaction that goes again counts only its own awards: the duplicate is not counted.
+    expect(profileAdds(sent[1])).toEqual({
+      expression: "ADD xp :xp, awards :awards, #count0 :count0 SET updatedAt = :now",
+      names: { "#count0": "count:article.completed" },
+      values: { ":xp": 40, ":awards": 2, ":now": NOW_ISO, ":count0": 2 },
+    });
   });
 
   it("copies of an intent: the first is written once; a copy of a failure fails, of a rejection is rejected", async () => {
@@ -103,6 +123,13 @@ describe("awardTogether", () => {
       { outcome: "awarded", xp: 20, attempts: 1 },
     ]);
     expect(pks(paid.sent[0])).toHaveLength(3);
+    // A copy in the batch is counted once, toward its type as toward the awards.
+    expect(profileAdds(paid.sent[0]).values).toEqual({
+      ":xp": 40,
+      ":awards": 2,
+      ":now": NOW_ISO,
+      ":count0": 2,
+    });
 
     const down = clientAnswering(named("ResourceNotFoundException"));
     const [first, copy] = await awardTogether(deps(down.client), [award("a"), award("a")]);

@@ -21,7 +21,7 @@ function guard(overrides: Partial<StoredGuard> = {}): StoredGuard {
 }
 
 describe("planRevocation", () => {
-  it("marks the guard on the condition that it is still the award read, then gives the profile back its XP and count", async () => {
+  it("marks the guard on the condition that it is still the award read, then gives the profile back its XP, its count and its type's count", async () => {
     // Loaded afresh (@rewards/testing freshModule): its expressions are module-level constants.
     const fresh = await freshModule(() => import("../src/domain/revokeTransaction"));
     expect(
@@ -54,7 +54,8 @@ describe("planRevocation", () => {
           Update: {
             TableName: "t",
             Key: { pk: "USER#user123", sk: "PROFILE" },
-            UpdateExpression: "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now",
+            UpdateExpression: "ADD xp :minusAmount, awards :minusOne, #count :minusOne SET updatedAt = :now",
+            ExpressionAttributeNames: { "#count": "count:article.completed" },
             ExpressionAttributeValues: {
               ":minusAmount": -20,
               ":minusOne": -1,
@@ -87,6 +88,22 @@ describe("planRevocation", () => {
       true,
     );
     expect(plan.TransactItems?.[0]?.Update?.ExpressionAttributeValues?.[":amount"]).toBe(0);
+  });
+
+  it("takes the award off its own type's count, whatever the type", () => {
+    for (const type of ["article.shared", "streak.day", "signup.completed"]) {
+      const profile = planRevocation(guard({ type }), {
+        tableName: "t",
+        now,
+        reason: "r",
+        revocationId: "a",
+      }).TransactItems?.[1]?.Update;
+      expect(profile?.ExpressionAttributeNames).toStrictEqual({ "#count": `count:${type}` });
+      expect(profile?.UpdateExpression).toBe(
+        "ADD xp :minusAmount, awards :minusOne, #count :minusOne SET updatedAt = :now",
+      );
+      expect(profile?.ExpressionAttributeValues?.[":minusOne"]).toBe(-1);
+    }
   });
 
   it("keys the guard by the intent key read (escaped and hashed keys alike)", () => {

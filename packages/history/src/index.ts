@@ -3,6 +3,7 @@ export { createHandler, type StreamBatchHandler } from "./function/createHandler
 export { createHistoryDeps } from "./function/createHistoryDeps";
 export { type HistoryConfig, readHistoryConfig } from "./function/historyConfig";
 export type { HistoryDeps } from "./function/historyDeps";
+export { HISTORY_FILTER_PATTERNS, isHistoryCandidate } from "./function/historyFilter";
 export {
   type BatchCounts,
   type BatchResult,

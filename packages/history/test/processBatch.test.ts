@@ -14,18 +14,27 @@ const throttled = () =>
     name: "ProvisionedThroughputExceededException",
   });
 
-/** The table, faked: every PutCommand's input in call order; `fail(input)` may throw for one. */
+/**
+ * The table, faked: every history item PutCommand's input in call order (`fail(input)` may
+ * throw for one); the progress' calls (kept days, profile, achievements) in `progress`,
+ * answered as a table that holds nothing.
+ */
 function fakeTable(fail: (input: PutInput) => Error | undefined = () => undefined) {
   const puts: PutInput[] = [];
+  const progress: unknown[] = [];
   const dynamo = {
     async send(command: { input: PutInput }) {
+      if (!String(command.input.Item?.sk ?? "").startsWith("AWARD#")) {
+        progress.push(command.input);
+        return {};
+      }
       puts.push(command.input);
       const error = fail(command.input);
       if (error) throw error;
       return {};
     },
   };
-  return { puts, dynamo };
+  return { puts, progress, dynamo };
 }
 
 function deps(dynamo: HistoryDeps["dynamo"], overrides: Partial<HistoryDeps> = {}) {
@@ -105,7 +114,7 @@ describe("processBatch", () => {
       Item: expect.objectContaining({ revokedAt: "2026-11-30T08:00:00.000Z", revokedReason: "fraud" }),
     });
     expect(table.puts).toHaveLength(3);
-    expect(result.counts).toEqual({ written: 3, skipped: 2, failed: 0 });
+    expect(result.counts).toEqual({ written: 3, skipped: 2, failed: 0, achieved: 0 });
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(lines.filter((line) => line.msg === "batch")).toEqual([
       expect.objectContaining({ written: 3, skipped: 2, failed: 0, durationMs: 0 }),
@@ -124,7 +133,7 @@ describe("processBatch", () => {
     const table = fakeTable((input) => (input.Item.pk === "USER#user1" ? conditionFailed() : undefined));
     const { deps: history } = deps(table.dynamo);
     const result = await processBatch(history, streamEvent([record(1, guard(1)), record(2, guard(2))]));
-    expect(result.counts).toEqual({ written: 1, skipped: 1, failed: 0 });
+    expect(result.counts).toEqual({ written: 1, skipped: 1, failed: 0, achieved: 0 });
     expect(result.response).toEqual({ batchItemFailures: [] });
   });
 
@@ -136,7 +145,7 @@ describe("processBatch", () => {
       streamEvent([record(1, guard(1)), record(2, guard(2, { amount: "lots" })), record(3, guard(3))]),
     );
     expect(result.response).toEqual({ batchItemFailures: [{ itemIdentifier: seq(2) }] });
-    expect(result.counts).toEqual({ written: 2, skipped: 0, failed: 1 });
+    expect(result.counts).toEqual({ written: 2, skipped: 0, failed: 1, achieved: 0 });
     expect(table.puts.map((put) => put.Item.pk)).toEqual(["USER#user1", "USER#user3"]);
   });
 
@@ -156,7 +165,7 @@ describe("processBatch", () => {
     expect(result.response).toEqual({
       batchItemFailures: [seq(2), seq(3), seq(4), seq(5)].map((itemIdentifier) => ({ itemIdentifier })),
     });
-    expect(result.counts).toEqual({ written: 1, skipped: 0, failed: 4 });
+    expect(result.counts).toEqual({ written: 1, skipped: 0, failed: 4, achieved: 0 });
     expect(result.failures[0]?.reason).toBe(
       "ProvisionedThroughputExceededException: Rate of requests exceeds the allowed throughput",
     );
@@ -171,6 +180,8 @@ describe("processBatch", () => {
     let calls = 0;
     const dynamo = {
       async send(command: { input: PutInput }) {
+        // The reader's progress after the puts: a table that holds nothing.
+        if (!String(command.input.Item?.sk ?? "").startsWith("AWARD#")) return {};
         calls++;
         const call = calls;
         inFlight++;

@@ -17,6 +17,7 @@ export { announcerDepsFrom, historyDaysFrom, historyDepsFrom } from "./functionD
 export { awardedGuards } from "./grants/awardedGuards";
 export { type AnnouncementShape, readAnnouncement } from "./grants/readAnnouncement";
 export {
+  achievedAmong,
   type GrantsBatch,
   grantsAmong,
   type ReceivedAnnouncement,
@@ -28,6 +29,8 @@ export { guardPages } from "./guardPages";
 export { type RebuildReport, rebuildHistory, type UserRebuild } from "./history/rebuildHistory";
 export { OperationError } from "./operationError";
 export { compareXp, dayTotalsOver, type Mismatch, readProfiles } from "./profiles";
+export { type ReaderState, readerState } from "./progress/readerState";
+export { type ProgressReport, type ReaderRepair, repairProgress } from "./progress/repairProgress";
 export { cloudwatchFor, oldestMessageAge, type QueueCounts, queueCounts } from "./queues/queueCounts";
 export { waitForDrain, waitUntilDrained } from "./queues/waitForDrain";
 export { revokeIntent } from "./revoke/revokeIntent";

@@ -6,13 +6,19 @@ import { routeOf } from "../src/function/route";
 
 const get = (path: string, query: Record<string, string> = {}) => routeOf({ method: "GET", path, query });
 
-describe("routeOf: the read API's two routes, and the problems of everything else", () => {
+describe("routeOf: the read API's three routes, and the problems of everything else", () => {
   it.each([
     ["/users/u1", { kind: "profile", userId: "u1" }],
     ["/users/u1/", { kind: "profile", userId: "u1" }],
     ["/users/a%2Fb%23c", { kind: "profile", userId: "a/b#c" }],
     ["/users/u1/awards", { kind: "awards", userId: "u1" }],
     ["/users/u%20x/awards/", { kind: "awards", userId: "u x" }],
+    ["/users/u1/achievements", { kind: "achievements", userId: "u1" }],
+    ["/users/u1/achievements/", { kind: "achievements", userId: "u1" }],
+    ["/users/a%2Fb/achievements", { kind: "achievements", userId: "a/b" }],
+    // A user whose id is "achievements" is a user: its profile, its achievements.
+    ["/users/achievements", { kind: "profile", userId: "achievements" }],
+    ["/users/achievements/achievements", { kind: "achievements", userId: "achievements" }],
   ])("GET %s → %j", (path, route) => {
     expect(get(path)).toEqual(route);
   });
@@ -26,6 +32,38 @@ describe("routeOf: the read API's two routes, and the problems of everything els
     });
     // Out of range is the reader's to refuse (it names the range): the route hands it on.
     expect(get("/users/u/awards", { limit: "0" })).toEqual({ kind: "awards", userId: "u", limit: 0 });
+  });
+
+  it("reads the profile's timeZone from the query, as it is: the reader judges the zone", () => {
+    expect(get("/users/u", { timeZone: "Europe/Paris" })).toEqual({
+      kind: "profile",
+      userId: "u",
+      timeZone: "Europe/Paris",
+    });
+    expect(get("/users/u/", { timeZone: "Mars/Olympus" })).toEqual({
+      kind: "profile",
+      userId: "u",
+      timeZone: "Mars/Olympus",
+    });
+    // Absent: no timeZone at all (the reader's UTC), not `timeZone: undefined`.
+    expect(Object.keys(get("/users/u"))).toEqual(["kind", "userId"]);
+    // Only the profile reads it: elsewhere it is ignored, like any unknown query parameter.
+    expect(get("/users/u/achievements", { timeZone: "" })).toEqual({ kind: "achievements", userId: "u" });
+    expect(get("/users/u/awards", { timeZone: "Europe/Paris" })).toEqual({ kind: "awards", userId: "u" });
+  });
+
+  it("an empty timeZone is a 400 naming timeZone", () => {
+    expect(get("/users/u", { timeZone: "" })).toEqual({
+      kind: "problem",
+      problem: {
+        type: problemTypes.invalidParameter.type,
+        title: "Invalid parameter",
+        status: 400,
+        detail: "timeZone: empty: leave it out for UTC",
+        parameter: "timeZone",
+      },
+      route: "/users/{userId}",
+    });
   });
 
   it.each([["abc"], ["1.5"], [""], ["-1"], ["1e1"], [" 5"], ["0x10"], ["1000"]])(
@@ -60,20 +98,29 @@ describe("routeOf: the read API's two routes, and the problems of everything els
     });
   });
 
-  it.each([["/"], ["/nope"], ["/users"], ["/users/"], ["/users/u/awards/x"], ["/users/u/profile"]])(
-    "%s is a 404",
-    (path) => {
-      expect(get(path)).toMatchObject({
-        kind: "problem",
-        problem: { type: problemTypes.notFound.type, status: 404, title: "No such resource" },
-      });
-    },
-  );
+  it.each([
+    ["/"],
+    ["/nope"],
+    ["/users"],
+    ["/users/"],
+    ["/users/u/awards/x"],
+    ["/users/u/profile"],
+    ["/users/u/achievements/x"],
+    ["/users/u/achievement"],
+    ["/users/u/achievements//"],
+  ])("%s is a 404", (path) => {
+    expect(get(path)).toMatchObject({
+      kind: "problem",
+      problem: { type: problemTypes.notFound.type, status: 404, title: "No such resource" },
+    });
+  });
 
   it.each([["POST"], ["PUT"], ["DELETE"], ["HEAD"]])("%s on a route is a 405 that allows GET", (method) => {
     for (const [path, route] of [
       ["/users/u", "/users/{userId}"],
       ["/users/u/awards", "/users/{userId}/awards"],
+      ["/users/u/achievements", "/users/{userId}/achievements"],
+      ["/users/u/achievements/", "/users/{userId}/achievements"],
       // A user whose id starts with "awards" is still the profile's route.
       ["/users/awardsfan", "/users/{userId}"],
     ] as const)
@@ -95,6 +142,20 @@ describe("routeOf: the read API's two routes, and the problems of everything els
     expect(get("/users/%2E%2E")).toEqual({ kind: "profile", userId: ".." });
   });
 
+  it("a 404 names the three routes", () => {
+    expect(get("/users/u/achievements/x")).toEqual({
+      kind: "problem",
+      problem: {
+        type: problemTypes.notFound.type,
+        title: "No such resource",
+        status: 404,
+        detail:
+          "no resource at /users/u/achievements/x: the routes are GET /users/{userId}, GET /users/{userId}/awards and GET /users/{userId}/achievements",
+      },
+      route: "unmatched",
+    });
+  });
+
   it("another method on an unknown path is a 404, not a 405", () => {
     expect(routeOf({ method: "POST", path: "/nope", query: {} })).toMatchObject({ problem: { status: 404 } });
   });
@@ -108,6 +169,13 @@ describe("failureOf: what a failed read answers", () => {
     [new InvalidReadInput("userId", "must be 1 to 256 characters"), "userId"],
     [new InvalidReadInput("limit", "an integer from 1 to 100, not 0"), "limit"],
     [new InvalidReadInput("cursor", "not a cursor this reader gave"), "cursor"],
+    [
+      new InvalidReadInput(
+        "timeZone",
+        'an IANA time zone such as "Europe/Paris" or "UTC", not "Mars/Olympus"',
+      ),
+      "timeZone",
+    ],
   ])("the reader's %s is a 400 naming its parameter", (error, parameter) => {
     expect(failureOf(error)).toEqual({
       type: problemTypes.invalidParameter.type,

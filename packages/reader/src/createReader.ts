@@ -3,21 +3,37 @@ import {
   type AttributeValue,
   BatchGetItemCommand,
   DynamoDBClient,
-  GetItemCommand,
   QueryCommand,
 } from "@aws-sdk/client-dynamodb";
 import { marshall, unmarshall } from "@aws-sdk/util-dynamodb";
-import { capRoom, countsTowardCap, dayTotalKey, profileKey } from "@rewards/core";
+import {
+  ACHIEVEMENT_SK_PREFIX,
+  capRoom,
+  countsTowardCap,
+  dayNumberOf,
+  dayTotalKey,
+  levelOf,
+  profileKey,
+  progressKey,
+  streakOf,
+} from "@rewards/core";
 import { encodeCursor } from "./historyCursor";
 import { AWARD_SK_END, AWARD_SK_PREFIX, userPartition } from "./historyLayout";
-import { levelOf } from "./levels";
 import { type ReaderOptions, validateReaderOptions } from "./readerOptions";
-import type { HistoryPage, Profile } from "./readerSchemas";
-import { checkedCursor, checkedLimit, checkedUserId } from "./readInput";
-import { readDayItem, readEarning, readHistoryItem, readProfileItem } from "./storedItems";
+import type { Achievements, HistoryPage, Profile } from "./readerSchemas";
+import { checkedCursor, checkedLimit, checkedTimeZone, checkedUserId } from "./readInput";
+import {
+  newReader,
+  readAchievementItem,
+  readDayItem,
+  readEarning,
+  readHistoryItem,
+  readProfileItem,
+  readStreakItem,
+} from "./storedItems";
 import { TableNotFoundError } from "./tableNotFoundError";
 import { ThrottledReadError } from "./throttledReadError";
-import { todayOf } from "./today";
+import { todayOf, zoneDayOf } from "./today";
 import { waitBeforeAsking } from "./unprocessedKeysBackoff";
 
 export interface HistoryOptions {
@@ -27,9 +43,19 @@ export interface HistoryOptions {
   cursor?: string;
 }
 
+export interface ProfileOptions {
+  /** The IANA zone the streak's today is read in (docs/reading.md#streaks); UTC unless given. */
+  timeZone?: string;
+}
+
 export interface Reader {
-  /** A user's XP, level and today's XP (against the cap, when one is set). Never an error for an unknown user. */
-  profile(userId: string): Promise<Profile>;
+  /**
+   * A user's XP, counts, streak, level and today's XP (against the cap, when one is set).
+   * Never an error for an unknown user.
+   */
+  profile(userId: string, options?: ProfileOptions): Promise<Profile>;
+  /** A user's achievements, newest first (docs/reading.md#achievements). One call. */
+  achievements(userId: string): Promise<Achievements>;
   /** One page of a user's awards, newest `awardedAt` first. */
   history(userId: string, options?: HistoryOptions): Promise<HistoryPage>;
 }
@@ -66,14 +92,15 @@ export function createReader(options: ReaderOptions): Reader {
   }
 
   /**
-   * Under a cap: the profile and today's day total, in one BatchGetItem. Keys it leaves
-   * unprocessed (throttling) are asked again after a backoff, within its bound
+   * The profile, the kept days and, under a cap, today's day total, in one BatchGetItem. Keys
+   * it leaves unprocessed (throttling) are asked again after a backoff, within its bound
    * (unprocessedKeysBackoff.ts); past it, ThrottledReadError.
    */
-  async function profileAndDayTotal(userId: string, day: string) {
+  async function profileItems(userId: string, day: string | undefined) {
     const profile = profileKey(userId);
-    const dayTotal = dayTotalKey(userId, day);
-    let keys: Item[] = [marshall(profile), marshall(dayTotal)];
+    const streak = progressKey(userId);
+    const dayTotal = day === undefined ? undefined : dayTotalKey(userId, day);
+    let keys: Item[] = [marshall(profile), marshall(streak), ...(dayTotal ? [marshall(dayTotal)] : [])];
     const found: Record<string, unknown>[] = [];
     const started = performance.now();
     for (let calls = 1; ; calls += 1) {
@@ -95,7 +122,8 @@ export function createReader(options: ReaderOptions): Reader {
     }
     return {
       profileItem: found.find((item) => item.sk === profile.sk),
-      dayXp: found.filter((item) => item.sk === dayTotal.sk).reduce((_, item) => readDayItem(item), 0),
+      streakItem: found.find((item) => item.sk === streak.sk),
+      dayXp: found.filter((item) => item.sk === dayTotal?.sk).reduce((_, item) => readDayItem(item), 0),
     };
   }
 
@@ -134,43 +162,65 @@ export function createReader(options: ReaderOptions): Reader {
     return xp;
   }
 
-  async function profileItemAlone(userId: string) {
-    const answer = await answerOf(
-      client().send(
-        new GetItemCommand({
-          TableName: tableName,
-          Key: marshall(profileKey(userId)),
-          ConsistentRead: true,
-          ReturnConsumedCapacity: "TOTAL",
-        }),
-      ),
-    );
-    return answer.Item === undefined ? undefined : unmarshall(answer.Item);
-  }
-
   return {
-    async profile(userId) {
+    async profile(userId, profileOptions) {
       const id = checkedUserId(userId);
-      const { day, fromSk } = todayOf(clock());
-      const { profileItem, dayXp } =
+      const timeZone = checkedTimeZone(profileOptions?.timeZone);
+      const now = clock();
+      const { day, fromSk } = todayOf(now);
+      // One round trip: without a cap, the items and today's history in parallel.
+      const { profileItem, streakItem, dayXp } =
         dailyCap === undefined
-          ? await Promise.all([profileItemAlone(id), earnedOn(id, day, fromSk)]).then(([item, xp]) => ({
-              profileItem: item,
-              dayXp: xp,
-            }))
-          : await profileAndDayTotal(id, day);
-      const stored = profileItem === undefined ? { xp: 0, awards: 0 } : readProfileItem(profileItem);
+          ? await Promise.all([profileItems(id, undefined), earnedOn(id, day, fromSk)]).then(
+              ([items, xp]) => ({
+                ...items,
+                dayXp: xp,
+              }),
+            )
+          : await profileItems(id, day);
+      const stored = profileItem === undefined ? newReader() : readProfileItem(profileItem);
       return {
         userId: id,
         xp: stored.xp,
         awards: stored.awards,
+        counts: stored.counts,
+        streak: streakOf(readStreakItem(streakItem), dayNumberOf(zoneDayOf(now, timeZone))),
         level: levelOf(stored.xp),
         today:
           dailyCap === undefined
             ? { day, xp: dayXp }
             : { day, xp: dayXp, cap: dailyCap, left: capRoom(dailyCap, dayXp) },
-        ...("updatedAt" in stored && stored.updatedAt !== undefined ? { updatedAt: stored.updatedAt } : {}),
+        ...(stored.updatedAt !== undefined ? { updatedAt: stored.updatedAt } : {}),
       };
+    },
+
+    async achievements(userId) {
+      const id = checkedUserId(userId);
+      const found: Record<string, unknown>[] = [];
+      let start: Item | undefined;
+      do {
+        const answer = await answerOf(
+          client().send(
+            new QueryCommand({
+              TableName: tableName,
+              ConsistentRead: true,
+              KeyConditionExpression: "pk = :pk AND begins_with(sk, :achievement)",
+              ExpressionAttributeValues: marshall({
+                ":pk": userPartition(id),
+                ":achievement": ACHIEVEMENT_SK_PREFIX,
+              }),
+              ExclusiveStartKey: start,
+              ReturnConsumedCapacity: "TOTAL",
+            }),
+          ),
+        );
+        found.push(...(answer.Items ?? []).map((item) => unmarshall(item)));
+        start = answer.LastEvaluatedKey;
+      } while (start !== undefined);
+      const achievements = found.map(readAchievementItem);
+      // Newest first; one instant's in id order, so the answer is the same every time.
+      achievements.sort((a, b) => b.earnedAt.localeCompare(a.earnedAt) || a.id.localeCompare(b.id));
+      return { achievements };
     },
 
     async history(userId, historyOptions) {

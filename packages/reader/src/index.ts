@@ -12,13 +12,20 @@
  * its `parameter`), InvalidReaderOption, TableNotFoundError, ThrottledReadError,
  * UnreadableItemError.
  */
-export { createReader, type HistoryOptions, type Reader } from "./createReader";
+
+export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "@rewards/core";
+export { createReader, type HistoryOptions, type ProfileOptions, type Reader } from "./createReader";
 export { InvalidReaderOption, type ReaderOptionName } from "./invalidReaderOption";
 export { InvalidReadInput, READ_PARAMETERS, type ReadParameter } from "./invalidReadInput";
-export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./levels";
 export type { ReaderOptions } from "./readerOptions";
 export {
+  type Achievement,
+  type Achievements,
+  achievementSchema,
+  achievementsSchema,
   awardSchema,
+  type Counts,
+  countsSchema,
   type HistoryAward,
   type HistoryPage,
   historyAwardSchema,
@@ -26,6 +33,8 @@ export {
   levelSchema,
   type Profile,
   profileSchema,
+  type Streak,
+  streakSchema,
   todaySchema,
 } from "./readerSchemas";
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./readInput";

@@ -43,3 +43,21 @@ export function checkedCursor(userId: string, cursor: unknown): string | undefin
       : "not a cursor this reader gave for this user's history (pass the page's cursor as it is)",
   );
 }
+
+/**
+ * The zone a streak's today is read in (docs/reading.md#streaks): an IANA name the runtime
+ * knows (`Europe/Paris`, `UTC`), UTC unless given; InvalidReadInput naming `timeZone` otherwise.
+ */
+export function checkedTimeZone(timeZone: unknown): string {
+  if (timeZone === undefined) return "UTC";
+  if (typeof timeZone === "string" && timeZone !== "")
+    try {
+      return new Intl.DateTimeFormat("en-US", { timeZone }).resolvedOptions().timeZone;
+    } catch {
+      // Intl's RangeError: not a zone it knows; said below in our words.
+    }
+  throw new InvalidReadInput(
+    "timeZone",
+    `an IANA time zone such as "Europe/Paris" or "UTC", not ${typeof timeZone === "string" ? JSON.stringify(timeZone) : String(timeZone)}`,
+  );
+}

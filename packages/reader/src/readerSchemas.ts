@@ -1,3 +1,4 @@
+import { type EventType, eventTypes } from "@rewards/core";
 import { z } from "zod";
 
 /**
@@ -29,6 +30,30 @@ export const todaySchema = z
   })
   .describe("today's XP against the daily cap");
 
+export const countsSchema = z
+  .object(
+    Object.fromEntries(eventTypes.map((type) => [type, count.describe(`awards of type ${type}`)])) as Record<
+      EventType,
+      typeof count
+    >,
+  )
+  .describe(
+    "the number of awards per event type, every type present (0 when none): 0-XP ones included (the daily cap left nothing to pay), less the revoked ones",
+  );
+
+export const streakSchema = z
+  .object({
+    current: count.describe(
+      "consecutive kept days ending at lastDay, while lastDay is today or yesterday in the zone asked for (else 0)",
+    ),
+    longest: count.describe("the longest run of consecutive kept days, within the history's retention"),
+    lastDay: z.iso
+      .date()
+      .optional()
+      .describe("the latest kept day (the producer's calendar day); absent when none"),
+  })
+  .describe("the reader's streak: kept days are the days of paid, unrevoked streak.day awards");
+
 export const profileSchema = z
   .object({
     userId: z.string().min(1),
@@ -39,13 +64,40 @@ export const profileSchema = z
     awards: count.describe(
       "the number of awards committed, 0-XP ones included (the daily cap left nothing to pay), less the revoked ones",
     ),
+    counts: countsSchema,
+    streak: streakSchema,
     level: levelSchema,
     today: todaySchema,
     updatedAt: instant.optional().describe("the profile's last change; absent for a user never awarded"),
   })
-  .describe("a user's profile: XP, level, today's XP; an unknown user is a new reader with 0 XP");
+  .describe(
+    "a user's profile: XP, awards and their counts per type, level, today's XP; an unknown user is a new reader with 0 XP",
+  );
 
 export type Profile = z.infer<typeof profileSchema>;
+export type Counts = z.infer<typeof countsSchema>;
+export type Streak = z.infer<typeof streakSchema>;
+
+export const achievementSchema = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .describe("first-article, articles-10, articles-100, first-share, streak-7, streak-30, level-<n>"),
+    title: z.string().min(1),
+    earnedAt: instant.describe(
+      "when it was earned: the crossing award's awardedAt, or when a backfill found it",
+    ),
+    grantId: z.string().min(1).optional().describe("the id of the award that crossed it, when there is one"),
+  })
+  .describe("an achievement: earned once, never taken back");
+
+export const achievementsSchema = z
+  .object({ achievements: z.array(achievementSchema).describe("newest earnedAt first") })
+  .describe("a reader's achievements");
+
+export type Achievement = z.infer<typeof achievementSchema>;
+export type Achievements = z.infer<typeof achievementsSchema>;
 
 export const historyAwardSchema = z
   .object({

@@ -1,12 +1,19 @@
+import { countAttribute, eventTypes } from "@rewards/core";
 import { z } from "zod";
-import { type HistoryAward, historyAwardSchema } from "./readerSchemas";
+import { type Achievement, type Counts, type HistoryAward, historyAwardSchema } from "./readerSchemas";
 import { UnreadableItemError } from "./unreadableItemError";
+
+/** Each event type's count on the profile (`countAttribute`): absent until that type's first award. */
+const storedCountsShape = Object.fromEntries(
+  eventTypes.map((type) => [countAttribute(type), z.number().int().optional()]),
+);
 
 /** The profile item's attributes the reader uses (docs/reading.md#the-items-it-reads). */
 const storedProfileSchema = z.object({
   xp: z.number().int(),
   awards: z.number().int().nonnegative(),
   updatedAt: z.string().optional(),
+  ...storedCountsShape,
 });
 
 /** A day total's (docs/awards.md#the-daily-cap). */
@@ -35,8 +42,34 @@ function parsed<T>(schema: z.ZodType<T>, item: Item): T {
   );
 }
 
-export function readProfileItem(item: Item): z.infer<typeof storedProfileSchema> {
-  return parsed(storedProfileSchema, item);
+/** What the reader takes from a profile item. */
+export interface StoredProfile {
+  xp: number;
+  awards: number;
+  /** Every event type's, 0 where the item has none. */
+  counts: Counts;
+  updatedAt?: string;
+}
+
+/** A profile item's XP, awards, counts per event type and last change; throws UnreadableItemError. */
+export function readProfileItem(item: Item): StoredProfile {
+  const { xp, awards, updatedAt, ...stored } = parsed(storedProfileSchema, item);
+  return { xp, awards, counts: countsOf(stored), ...(updatedAt === undefined ? {} : { updatedAt }) };
+}
+
+/** What the profile of a user never awarded reads as: a new reader, every count 0 (a new object each time). */
+export const newReader = (): StoredProfile => ({ xp: 0, awards: 0, counts: countsOf({}) });
+
+/**
+ * Every event type's count, 0 where the profile has none. A count below 0 reads as 0: a
+ * revocation takes 1 off its type's count, so revoking an award paid before the profile kept
+ * counts (docs/reading.md#counts) leaves −1 where there was none.
+ */
+function countsOf(stored: Record<string, number | undefined>): Counts {
+  const counts = Object.fromEntries(
+    eventTypes.map((type) => [type, Math.max(0, stored[countAttribute(type)] ?? 0)]),
+  );
+  return counts as Counts;
 }
 
 export function readDayItem(item: Item): number {
@@ -45,6 +78,26 @@ export function readDayItem(item: Item): number {
 
 export function readEarning(item: Item): z.infer<typeof storedEarningSchema> {
   return parsed(storedEarningSchema, item);
+}
+
+/** A reader's kept days (docs/reading.md#streaks): a set of day numbers; none when the item is absent. */
+const storedStreakSchema = z.object({ days: z.set(z.number().int()).optional() });
+
+export function readStreakItem(item: Item | undefined): number[] {
+  return item === undefined ? [] : [...(parsed(storedStreakSchema, item).days ?? [])];
+}
+
+/** An achievement item (docs/reading.md#achievements). */
+const storedAchievementSchema = z.object({
+  achievement: z.string().min(1),
+  title: z.string().min(1),
+  earnedAt: z.iso.datetime({ offset: true }),
+  grantId: z.string().min(1).optional(),
+});
+
+export function readAchievementItem(item: Item): Achievement {
+  const { achievement, title, earnedAt, grantId } = parsed(storedAchievementSchema, item);
+  return { id: achievement, title, earnedAt, ...(grantId === undefined ? {} : { grantId }) };
 }
 
 /** A history item as the reader answers it: its key, intent key and TTL left out. */

@@ -12,3 +12,15 @@ export function todayOf(now: Date): { day: string; fromSk: string } {
   const from = new Date(Date.parse(`${day}T00:00:00.000Z`) - FUTURE_EVENT_MARGIN_MS);
   return { day, fromSk: `${AWARD_SK_PREFIX}${from.toISOString()}` };
 }
+
+/** Today's date (YYYY-MM-DD) in `timeZone` (an IANA name checkedTimeZone accepted). Pure. */
+export function zoneDayOf(now: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).formatToParts(now);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}

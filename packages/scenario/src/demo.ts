@@ -17,6 +17,7 @@ import {
   startLocalWorker,
 } from "@rewards/local";
 import {
+  achievedAmong,
   announcerReplayTarget,
   clientsFor,
   compareXp,
@@ -32,6 +33,7 @@ import {
 } from "@rewards/ops";
 import { checkGrants, type GrantCheck } from "./checks/checkGrants";
 import { checkHistory, type HistoryCheck } from "./checks/checkHistory";
+import { checkProgress, type ProgressCheck } from "./checks/checkProgress";
 import { checkReadApi, type ReadApiCheck } from "./checks/checkReadApi";
 import { runPhase } from "./demoPhase";
 import { generateTraffic, type TrafficOptions } from "./traffic/generateTraffic";
@@ -86,6 +88,8 @@ export interface DemoReport {
   grants: GrantCheck & { givenUp: number; replayedBatches: number };
   /** Every guard's one history item (docs/history.md). */
   history: HistoryCheck;
+  /** Every reader's counts, kept days and achievements, exactly (docs/reading.md). */
+  progress: ProgressCheck;
   /** The read API (a local function URL), for the user with the most awards, against the table. */
   readApi: ReadApiCheck;
   /** Faults injected on the announcer's PutEvents calls. */
@@ -253,11 +257,6 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       return { replay, parkedAgain: (await queueCounts(sqs, config.DLQ_URL)).visible };
     });
 
-    await inPhase("announcing every award as reward.granted", async () => {
-      if (!(await waitUntilAnnounced(announcer.source, Date.now(), timeoutMs)))
-        problems.push(`the announcer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
-      await announcer.stop();
-    });
     await inPhase("writing the history", async () => {
       if (!(await waitUntilAnnounced(history.source, Date.now(), timeoutMs)))
         problems.push(`the history's writer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
@@ -273,6 +272,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       });
       const unwritten = replayed.filter((r) => r.outcome !== "replayed").length;
       if (unwritten > 0) problems.push(`${unwritten} given-up history batches could not be replayed`);
+    });
+    await inPhase("announcing every award and achievement", async () => {
+      if (!(await waitUntilAnnounced(announcer.source, Date.now(), timeoutMs)))
+        problems.push(`the announcer did not catch up within ${Math.round(timeoutMs / 1000)} s`);
+      await announcer.stop();
     });
     const historyCheck = await inPhase("verifying the history", () =>
       checkHistory(dynamo, config.TABLE_NAME),
@@ -305,6 +309,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       });
       return { received, grants: await checkGrants(dynamo, config.TABLE_NAME, grantsAmong(received)) };
     });
+    const progressCheck = await inPhase(
+      "verifying counts, streaks and achievements (and reward.achieved)",
+      () => checkProgress(dynamo, config.TABLE_NAME, traffic.expectedKeptDays, achievedAmong(received)),
+    );
 
     const { check, overCap } = await inPhase("verifying every user's XP and award count", async () => ({
       check: await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp),
@@ -349,6 +357,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       mismatches: check.mismatches,
       grants: { ...grants, givenUp: announcer.source.givenUp, replayedBatches: replayedBatches.length },
       history: historyCheck,
+      progress: progressCheck,
       readApi: readApiCheck,
       busFaults: busProxy.counts(),
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
@@ -378,11 +387,18 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       problems.push(`${grants.inconsistent.length} reward.granted ids whose copies differ`);
     const unreplayed = replayedBatches.filter((r) => r.outcome !== "replayed").length;
     if (unreplayed > 0) problems.push(`${unreplayed} given-up announcer batches could not be replayed`);
-    if (grantsAmong(received).length !== received.announcements.length + received.unreadable.length)
-      problems.push("messages on the grants queue that are not reward.granted");
+    if (
+      grantsAmong(received).length + achievedAmong(received).length !==
+      received.announcements.length + received.unreadable.length
+    )
+      problems.push("messages on the grants queue that are neither reward.granted nor reward.achieved");
     if (historyCheck.items !== historyCheck.guards || historyCheck.mismatched.length > 0)
       problems.push(
         `${historyCheck.items} history items for ${historyCheck.guards} guards (${historyCheck.mismatched.length} mismatched)`,
+      );
+    if (progressCheck.mismatched.length > 0)
+      problems.push(
+        `${progressCheck.mismatched.length} readers' progress not exact: ${progressCheck.mismatched.slice(0, 3).join("; ")}`,
       );
     problems.push(
       ...readApiCheck.problems.map((problem) => `read API for ${readApiCheck.userId}: ${problem}`),

@@ -5,6 +5,7 @@
  */
 export { checkGrants, type GrantCheck } from "./checks/checkGrants";
 export { checkHistory, type HistoryCheck } from "./checks/checkHistory";
+export { checkProgress, type ProgressCheck } from "./checks/checkProgress";
 export { checkReadApi, type ReadApiCheck } from "./checks/checkReadApi";
 export { type Expectation, readExpectation, writeExpectation } from "./checks/expectations";
 export { type DemoOptions, type DemoReport, runDemo } from "./demo";

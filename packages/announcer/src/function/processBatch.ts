@@ -6,11 +6,11 @@ import { publishGrants, type Unpublished } from "./publishGrants";
 import { type ReadStreamRecord, readStreamRecord } from "./readStreamRecord";
 
 export interface BatchCounts {
-  /** Awards published to the bus. */
+  /** Announcements published to the bus: awards, revocations, achievements. */
   announced: number;
-  /** Records that are not awards (a profile, a REMOVE): acknowledged, nothing published. */
+  /** Records that announce nothing (a profile, a 0-XP award, a REMOVE): acknowledged, nothing published. */
   skipped: number;
-  /** Awards not published and guard images that cannot be read: reported, so retried. */
+  /** Announcements not published and images that cannot be read: reported, so retried. */
   failed: number;
 }
 
@@ -37,13 +37,13 @@ export interface BatchResult {
  * Lambda treats as the whole batch failing — the safe side.
  */
 const sequenceNumberOf = (record: DynamoDBRecord): string =>
-  // Stryker disable next-line OptionalChaining: only guard records are ever reported, and a guard record has dynamodb (its Keys)
+  // Stryker disable next-line OptionalChaining: only guard and achievement records are ever reported, and they have dynamodb (their Keys)
   record.dynamodb?.SequenceNumber ?? "";
 
 /**
- * The whole announcer: read each record, publish every award (in stream order, at most 10
- * a call), and report each award that was not published, and each guard image it cannot
- * read, in `batchItemFailures`. An award is published or reported, never neither.
+ * The whole announcer: read each record, publish every announcement (in stream order, at most
+ * 10 a call), and report each one that was not published, and each guard or achievement image
+ * it cannot read, in `batchItemFailures`. An announcement is published or reported, never neither.
  */
 export async function processBatch(
   deps: AnnouncerDeps,
@@ -54,14 +54,14 @@ export async function processBatch(
   const startedAt = clock();
   const deadline = invocationDeadline(startedAt, remainingMsOf(context), deps.safetyMarginMs);
   const records: ReadStreamRecord[] = (event.Records ?? []).map(readStreamRecord);
-  const awards = records.flatMap((item, index) =>
-    item.kind === "award" ? [{ key: String(index), grant: item.grant }] : [],
+  const announcements = records.flatMap((item, index) =>
+    item.kind === "announce" ? [{ key: String(index), grant: item.announcement }] : [],
   );
   // publishGrants never throws; if it somehow did, the invocation would fail and Lambda
   // retry the whole batch — still published or retried, never neither.
   const unpublished = await publishGrants(
     { client: deps.eventBridge, busName: deps.busName, clock, retryPolicy: deps.retryPolicy },
-    awards,
+    announcements,
     deadline,
   );
 
@@ -80,7 +80,7 @@ export async function processBatch(
       if (failure) fail(item.record, failure);
       else {
         counts.announced++;
-        published.push(item.grant);
+        published.push(item.announcement);
       }
     }
   });
@@ -88,10 +88,17 @@ export async function processBatch(
   return { ...result, response: reportBatch(deps, result) };
 }
 
-/** One `debug` line per grant, a `warn` line per failure, one `info` and one EMF line per batch. */
+/** What an `announced` line says of an announcement: its id, and the award's intent or the achievement. */
+function subjectOf(announcement: Announcement) {
+  const { id, type, data } = announcement;
+  return type === "reward.achieved"
+    ? { id, userId: data.userId, achievement: data.achievement }
+    : { id, intentKey: data.intentKey };
+}
+
+/** One `debug` line per announcement, a `warn` line per failure, one `info` and one EMF line per batch. */
 function reportBatch(deps: AnnouncerDeps, result: BatchResult): DynamoDBBatchResponse {
-  for (const grant of result.published)
-    deps.logger.debug({ id: grant.id, intentKey: grant.data.intentKey }, "announced");
+  for (const announcement of result.published) deps.logger.debug(subjectOf(announcement), "announced");
   for (const failure of result.failures) {
     if (failure.configuration)
       deps.logger.error(failure, "not announced: configuration problem, fix the deployment");

@@ -38,7 +38,7 @@ interface Pending {
   bytes: number;
 }
 
-/** The bus entry of an announcement: source `rewards`, detail-type its type (`reward.granted`, `reward.revoked`), time its time (awardedAt, revokedAt), detail the CloudEvent. */
+/** The bus entry of an announcement: source `rewards`, detail-type its type (`reward.granted`, `reward.revoked`, `reward.achieved`), time its time (awardedAt, revokedAt, earnedAt), detail the CloudEvent. */
 export function busEntry(grant: Announcement, busName: string): PutEventsRequestEntry {
   return {
     EventBusName: busName,

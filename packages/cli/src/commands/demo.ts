@@ -82,6 +82,8 @@ export default defineCommand<DemoCommandOptions>()({
       redelivered: `${report.redelivered} (${report.transientFailures} failed attempts)`,
       "reward.granted: ids / copies": `${report.grants.announced} / ${report.grants.copies} (${report.grants.missing.length} missing, ${report.grants.unexpected.length} for no award)`,
       "history: items / guards": `${report.history.items} / ${report.history.guards}`,
+      "progress: kept days, achievements": `${report.progress.keptDays} days, ${report.progress.achievements} achievements over ${report.progress.readers} readers${report.progress.mismatched.length === 0 ? " (exact)" : ` (${report.progress.mismatched.length} not exact)`}`,
+      "reward.achieved: ids / copies": `${report.progress.announced} / ${report.progress.copies}`,
       "read API: one user": `${report.readApi.userId}: ${report.readApi.xp} XP, ${report.readApi.awards} awards, ${report.readApi.listed} listed${report.readApi.problems.length === 0 ? " (= table)" : " (≠ table)"}`,
       "faults on the bus": Object.entries(report.busFaults)
         .filter(([kind, n]) => n > 0 && kind !== "forwarded")

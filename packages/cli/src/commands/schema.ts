@@ -2,6 +2,7 @@ import {
   eventJsonSchema,
   eventTypes,
   isEventType,
+  rewardAchievedJsonSchema,
   rewardGrantedJsonSchema,
   rewardRevokedJsonSchema,
 } from "@rewards/core";
@@ -9,27 +10,34 @@ import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText } from "../runtime/text";
 
+/** What the rewards bus publishes, by type (not reading events: producers never send them). */
+const ANNOUNCEMENTS = new Map<string, () => Record<string, unknown>>([
+  ["reward.granted", rewardGrantedJsonSchema],
+  ["reward.revoked", rewardRevokedJsonSchema],
+  ["reward.achieved", rewardAchievedJsonSchema],
+]);
+
 export default defineCommand<{ json?: boolean }>()({
   meta: {
     name: "schema",
     description:
-      "print the JSON Schema (draft 2020-12) of the events: any reading event, one type, reward.granted or reward.revoked (the files in schemas/, docs/events.md)",
+      "print the JSON Schema (draft 2020-12) of the events: any reading event, one type, reward.granted, reward.revoked or reward.achieved (the files in schemas/, docs/events.md)",
   },
   // The argument is declared here, not in meta.args, so its help describes it as before.
   options: (command) =>
     command
       .argument(
         "[type]",
-        `an event type: ${eventTypes.join(", ")}; reward.granted, the event of an award; or reward.revoked`,
+        `an event type: ${eventTypes.join(", ")}; reward.granted, the event of an award; reward.revoked; or reward.achieved, the event of an achievement`,
       )
       .option("--json", "print JSON (the only form: a JSON Schema is JSON)"),
   async run({ args }) {
     const [type] = args as [string | undefined];
-    if (type === "reward.granted") return { out: jsonText(rewardGrantedJsonSchema()) };
-    if (type === "reward.revoked") return { out: jsonText(rewardRevokedJsonSchema()) };
+    const announcement = type === undefined ? undefined : ANNOUNCEMENTS.get(type);
+    if (announcement) return { out: jsonText(announcement()) };
     if (type !== undefined && !isEventType(type))
       throw new CliError(
-        `unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}, reward.granted, reward.revoked`,
+        `unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}, ${[...ANNOUNCEMENTS.keys()].join(", ")}`,
         2,
       );
     return { out: jsonText(eventJsonSchema(type)) };

@@ -7,6 +7,7 @@ import { profileText } from "../text/profileText";
 interface UserOptions {
   json?: boolean;
   awards: number;
+  timeZone?: string;
   setXp?: number;
   corruptXp?: string;
   yes?: boolean;
@@ -16,13 +17,17 @@ export default defineCommand<UserOptions>()({
   meta: {
     name: "user",
     description:
-      "show a user's profile (XP, level, today's XP against the daily cap) and last awards, through the reader library; or repair its XP",
+      "show a user's profile (XP, counts, streak, level, today's XP against the daily cap), achievements and last awards, through the reader library; or repair its XP",
   },
   // The argument is declared here, not in meta.args, so its help describes it as before.
   options: (command) =>
     command
       .argument("<userId>", "the user id, exactly as in the events")
       .option("--awards <n>", "how many of the last awards to show, 0 to 100", integer(0, 100), 10)
+      .option(
+        "--time-zone <zone>",
+        "the IANA time zone the streak's today is read in (e.g. Europe/Paris); UTC when absent",
+      )
       .option(
         "--set-xp <n>",
         "repair a profile the worker or the reader refuses: set its xp (and 0 awards where it has none), only if it still holds what was read; a user with no profile is refused",
@@ -35,7 +40,7 @@ export default defineCommand<UserOptions>()({
       .option("--yes", "confirm --set-xp or --corrupt-xp")
       .option(
         "--json",
-        "print JSON: {profile, history}, the reader's objects as they are (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
+        "print JSON: {profile, history, achievements}, the reader's objects as they are, achievements its list (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
       ),
   needs: ["TABLE_NAME"],
   async run({ options, args, config, io }) {
@@ -76,23 +81,27 @@ export default defineCommand<UserOptions>()({
         }),
       };
     }
-    const [{ createReader, UnreadableItemError }, { createDynamoBaseClient }] = await Promise.all([
-      import("@rewards/reader"),
-      import("@rewards/core/aws"),
-    ]);
+    const [{ createReader, InvalidReadInput, UnreadableItemError }, { createDynamoBaseClient }] =
+      await Promise.all([import("@rewards/reader"), import("@rewards/core/aws")]);
     const reader = createReader({
       tableName,
       client: createDynamoBaseClient(config),
       ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
     });
     try {
-      const [profile, history] = await Promise.all([
-        reader.profile(userId),
+      const { timeZone } = options;
+      const [profile, history, { achievements }] = await Promise.all([
+        reader.profile(userId, timeZone === undefined ? {} : { timeZone }),
         options.awards === 0 ? undefined : reader.history(userId, { limit: options.awards }),
+        reader.achievements(userId),
       ]);
-      if (options.json) return { out: jsonText(history === undefined ? { profile } : { profile, history }) };
-      return { out: profileText(profile, history) };
+      if (options.json)
+        return { out: jsonText({ profile, ...(history === undefined ? {} : { history }), achievements }) };
+      return { out: profileText(profile, history, achievements, timeZone ?? "UTC") };
     } catch (error) {
+      // The reader judges the zone (docs/reading.md#streaks): its refusal, in the option's name.
+      if (error instanceof InvalidReadInput && error.parameter === "timeZone")
+        throw new CliError(`--time-zone: ${error.problem}`, 2);
       if (error instanceof RangeError) throw new CliError(error.message, 2);
       if (error instanceof UnreadableItemError) {
         const { clientsFor, unreadableItemAdvice } = await import("@rewards/ops");

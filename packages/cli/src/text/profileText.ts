@@ -1,4 +1,4 @@
-import type { HistoryAward, HistoryPage, Profile } from "@rewards/reader";
+import type { Achievement, HistoryAward, HistoryPage, Profile } from "@rewards/reader";
 import { pairsText, tableText } from "../runtime/text";
 
 /** `2026-12-01: 30 of 50 XP (daily cap), 20 left`, or the day's XP alone when no cap is set here. */
@@ -11,6 +11,30 @@ export function todayLine(today: Profile["today"]): string {
 /** `2 (from 100 XP; level 3 at 250 XP)`. */
 export function levelLine(level: Profile["level"]): string {
   return `${level.level} (from ${level.xpFloor} XP; level ${level.level + 1} at ${level.xpNext} XP)`;
+}
+
+/** `current 5 (in Europe/Paris), longest 7, last day 2026-12-03`; `none kept` before the first kept day. */
+export function streakLine(streak: Profile["streak"], timeZone: string): string {
+  if (streak.lastDay === undefined) return "none kept";
+  return `current ${streak.current} (in ${timeZone}), longest ${streak.longest}, last day ${streak.lastDay}`;
+}
+
+/** `article.completed 12, article.shared 3, streak.day 7, signup.completed 1`. */
+export function countsLine(counts: Profile["counts"]): string {
+  return Object.entries(counts)
+    .map(([type, count]) => `${type} ${count}`)
+    .join(", ");
+}
+
+/** The streak and the counts, then the achievements' table (newest first), as `rewards user` prints them. */
+function progressText(profile: Profile, achievements: readonly Achievement[], timeZone: string): string {
+  const pairs = pairsText({
+    streak: streakLine(profile.streak, timeZone),
+    counts: countsLine(profile.counts),
+  });
+  if (achievements.length === 0) return `${pairs}no achievements yet\n`;
+  const rows = achievements.map(({ id, title, earnedAt }) => ({ id, title, earnedAt }));
+  return `${pairs}${achievements.length} achievement${achievements.length === 1 ? "" : "s"}, newest first:\n${tableText(rows, ["id", "title", "earnedAt"])}`;
 }
 
 /** What an award was for, from its data: `idempotent-writes`, `idempotent-writes (email)`, `2026-12-01`. */
@@ -29,16 +53,25 @@ function paidOf(award: HistoryAward): string {
   return award.revokedAt === undefined ? paid : `${paid}, revoked`;
 }
 
-/** The profile's pairs, then the awards' table (newest first), as `rewards user` prints them. */
-export function profileText(profile: Profile, page: HistoryPage | undefined): string {
-  const head = pairsText({
+/**
+ * The profile's pairs, then the streak, the counts and the achievements, then the awards' table
+ * (newest first), as `rewards user` prints them.
+ */
+export function profileText(
+  profile: Profile,
+  page: HistoryPage | undefined,
+  achievements: readonly Achievement[],
+  timeZone: string,
+): string {
+  const head = `${pairsText({
     userId: profile.userId,
     xp: profile.xp,
     awards: profile.awards,
     level: levelLine(profile.level),
     today: todayLine(profile.today),
     updatedAt: profile.updatedAt ?? "never awarded",
-  });
+  })}
+${progressText(profile, achievements, timeZone)}`;
   if (page === undefined) return head;
   if (page.awards.length === 0) return `${head}\nno awards yet\n`;
   const rows = page.awards.map((award) => ({

@@ -1,8 +1,10 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
+import type { ZodType } from "zod";
 import { describeIssues, toIssues } from "../domain/decodeEvent";
+import { type AchievementItem, achievementItemSchema } from "../domain/rewardAchieved";
 import { type GuardImage, guardImageSchema } from "../domain/rewardGranted";
-import { GUARD_PK_PREFIX, GUARD_SK } from "../domain/tableLayout";
+import { achievementOfKey, GUARD_PK_PREFIX, GUARD_SK, userOfKey } from "../domain/tableLayout";
 import { describeError } from "./describeError";
 
 /** What a table stream record needs to be read (Lambda's DynamoDBRecord fits it). */
@@ -28,22 +30,48 @@ export type GuardRecord =
   | { kind: "other" }
   | { kind: "unreadable"; reason: string };
 
-export function readGuardRecord(record: TableStreamRecord): GuardRecord {
-  const { Keys: keys, NewImage: image } = record.dynamodb ?? {};
-  const isGuard = keys?.sk?.S === GUARD_SK && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
-  if (!isGuard || (record.eventName !== "INSERT" && record.eventName !== "MODIFY")) return { kind: "other" };
-  if (!image)
-    return {
-      kind: "unreadable",
-      reason: "a guard write without its new image (the stream must show NEW_IMAGE)",
-    };
+/** The new image of a write, unmarshalled and validated; `write` names it in a reason. */
+function newImageOf<T>(
+  record: TableStreamRecord,
+  schema: ZodType<T>,
+  write: string,
+): { ok: true; value: T } | { ok: false; reason: string } {
+  const image = record.dynamodb?.NewImage;
+  if (!image) return { ok: false, reason: `${write} without its new image (the stream must show NEW_IMAGE)` };
   let plain: unknown;
   try {
     plain = unmarshall(image as Record<string, AttributeValue>);
   } catch (error) {
-    return { kind: "unreadable", reason: `the new image is not DynamoDB JSON: ${describeError(error)}` };
+    return { ok: false, reason: `the new image is not DynamoDB JSON: ${describeError(error)}` };
   }
-  const parsed = guardImageSchema.safeParse(plain);
-  if (!parsed.success) return { kind: "unreadable", reason: describeIssues(toIssues(parsed.error.issues)) };
-  return { kind: "guard", guard: parsed.data };
+  const parsed = schema.safeParse(plain);
+  if (!parsed.success) return { ok: false, reason: describeIssues(toIssues(parsed.error.issues)) };
+  return { ok: true, value: parsed.data };
+}
+
+export function readGuardRecord(record: TableStreamRecord): GuardRecord {
+  const keys = record.dynamodb?.Keys;
+  const isGuard = keys?.sk?.S === GUARD_SK && keys.pk?.S?.startsWith(GUARD_PK_PREFIX) === true;
+  if (!isGuard || (record.eventName !== "INSERT" && record.eventName !== "MODIFY")) return { kind: "other" };
+  const read = newImageOf(record, guardImageSchema, "a guard write");
+  return read.ok ? { kind: "guard", guard: read.value } : { kind: "unreadable", reason: read.reason };
+}
+
+/**
+ * A stream record as an achievement earned (docs/reading.md#achievements): the INSERT of an
+ * achievement item, its new image read and validated; anything else — another item, or an
+ * achievement item's MODIFY or REMOVE, which no writer makes (an achievement is put once and
+ * kept) — is `other`; an INSERT whose image cannot be read is `unreadable`, never skipped.
+ */
+export type AchievementRecord =
+  | { kind: "achievement"; item: AchievementItem }
+  | { kind: "other" }
+  | { kind: "unreadable"; reason: string };
+
+export function readAchievementRecord(record: TableStreamRecord): AchievementRecord {
+  const keys = record.dynamodb?.Keys;
+  const isAchievement = achievementOfKey(keys?.sk?.S) !== undefined && userOfKey(keys?.pk?.S) !== undefined;
+  if (!isAchievement || record.eventName !== "INSERT") return { kind: "other" };
+  const read = newImageOf(record, achievementItemSchema, "an achievement's INSERT");
+  return read.ok ? { kind: "achievement", item: read.value } : { kind: "unreadable", reason: read.reason };
 }

@@ -12,7 +12,13 @@ export { describeError } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
-export { type GuardRecord, readGuardRecord, type TableStreamRecord } from "./guardRecord";
+export {
+  type AchievementRecord,
+  type GuardRecord,
+  readAchievementRecord,
+  readGuardRecord,
+  type TableStreamRecord,
+} from "./guardRecord";
 export { createLogger, type Logger } from "./logger";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";

@@ -1,4 +1,11 @@
-import { GUARD_SK, PARTITION_KEY, SORT_KEY, TTL_ATTRIBUTE } from "../domain/tableLayout";
+import type { EventPattern } from "../domain/eventPattern";
+import {
+  ACHIEVEMENT_SK_PREFIX,
+  GUARD_SK,
+  PARTITION_KEY,
+  SORT_KEY,
+  TTL_ATTRIBUTE,
+} from "../domain/tableLayout";
 
 /**
  * The one definition of the AWS resources, read by both the SST app (infra/) and the
@@ -28,8 +35,24 @@ const worker = {
 } as const;
 
 /**
- * The announcer: the table's stream in, `reward.granted` out (its event source mapping's
- * settings; the local stream source applies the same ones).
+ * Guard writes that can be awards or revocations (Lambda's filter syntax): an INSERT (a new
+ * guard) or a MODIFY (a guard that replaced an expired one, or its revocation), never a profile
+ * update or a REMOVE (the TTL sweeper).
+ */
+const guardWrites = {
+  eventName: ["INSERT", "MODIFY"],
+  dynamodb: { Keys: { sk: { S: [GUARD_SK] } } },
+} as const satisfies EventPattern;
+
+/** An achievement earned: the INSERT of an achievement item (put once, never changed nor deleted). */
+const achievementInserts = {
+  eventName: ["INSERT"],
+  dynamodb: { Keys: { sk: { S: [{ prefix: ACHIEVEMENT_SK_PREFIX }] } } },
+} as const satisfies EventPattern;
+
+/**
+ * The announcer: the table's stream in, `reward.granted`, `reward.revoked` and `reward.achieved`
+ * out (its event source mapping's settings; the local stream source applies the same ones).
  */
 const announcer = {
   timeoutSeconds: 30,
@@ -49,18 +72,19 @@ const announcer = {
   /** A new mapping reads what the stream already holds: no award made before it existed is missed. */
   startingPosition: "TRIM_HORIZON",
   /**
-   * The mapping's filter (Lambda's filter syntax): only guard writes that can be awards reach
-   * the function — an INSERT (a new guard) or a MODIFY (a guard that replaced an expired one),
-   * never a profile update or a REMOVE (the TTL sweeper).
+   * The mapping's filters (Lambda's filter syntax; a record matching any one is delivered): guard
+   * writes that can be awards or revocations, and achievements' INSERTs — never a profile
+   * update, a history item or a REMOVE (the TTL sweeper).
    */
-  filterPattern: { eventName: ["INSERT", "MODIFY"], dynamodb: { Keys: { sk: { S: [GUARD_SK] } } } },
+  filterPatterns: [guardWrites, achievementInserts],
   logRetention: "1 month",
 } as const;
 
 /**
  * The history's writer: the table's stream in, one history item per award out (docs/history.md). Its own
  * event source mapping (its own retries, iterator age, failure queue), with the announcer's
- * filter: the same guard writes, so every award (0 XP included) reaches it.
+ * guard filter: the same guard writes, so every award (0 XP included) reaches it (and not the
+ * achievements it writes itself).
  */
 const history = {
   /** The function's name locally (SST derives its own per stage). */
@@ -78,8 +102,8 @@ const history = {
   bisectBatchOnFunctionError: true,
   /** A new mapping reads what the stream already holds: no award made before it existed is missed. */
   startingPosition: "TRIM_HORIZON",
-  /** The announcer's filter: guard INSERTs and MODIFYs only. */
-  filterPattern: announcer.filterPattern,
+  /** Guard INSERTs and MODIFYs only (the announcer's first filter): every award and revocation. */
+  filterPatterns: [guardWrites],
   /** PutItem calls one invocation has in flight at once (distinct item keys). */
   concurrency: 10,
   logRetention: "1 month",
@@ -135,11 +159,11 @@ export const resources = {
   announcer,
   history,
   readApi,
-  /** Where `reward.granted` and `reward.revoked` go. Local name; SST derives its own per stage. */
+  /** Where `reward.granted`, `reward.revoked` and `reward.achieved` go. Local name; SST derives its own per stage. */
   bus: {
     name: "rewards-bus",
     source: "rewards",
-    detailTypes: ["reward.granted", "reward.revoked"],
+    detailTypes: ["reward.granted", "reward.revoked", "reward.achieved"],
   },
   /** The announcer's on-failure destination: batches given up, by their place in the stream. */
   announcerFailureQueue: {

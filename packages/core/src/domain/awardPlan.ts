@@ -2,7 +2,7 @@ import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { Award } from "./award";
 import { paidUnderCap } from "./dailyCap";
 import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "./rules";
-import { dayTotalKey, guardKey, profileKey } from "./tableLayout";
+import { countAttribute, dayTotalKey, guardKey, profileKey } from "./tableLayout";
 
 /** One award as the worker asks for it: what the rules decided, and where it came from. */
 export interface AwardRequest extends Award {
@@ -45,8 +45,45 @@ export interface AwardTransaction {
 export const MAX_TRANSACTION_ITEMS = 100;
 
 const GUARD_CONDITION = "attribute_not_exists(pk) OR expiresAt < :now";
-/** One user's profile, once per transaction: the sum of its awards' XP and their count. */
-export const PROFILE_UPDATE = "ADD xp :xp, awards :awards SET updatedAt = :now";
+/** The profile's update, less its values `:xp`, `:awards` and `:now` (profileUpdate). */
+export interface ProfileUpdate {
+  UpdateExpression: string;
+  /** `#count<i>` → `countAttribute(type)`; absent when no type is counted (DynamoDB refuses an empty map). */
+  ExpressionAttributeNames?: Record<string, string>;
+  /** `:count<i>` → the number of awards of that type. */
+  countValues: Record<string, number>;
+}
+
+/**
+ * One user's profile, once per transaction (docs/awards.md#one-transaction-per-user): ADD the
+ * sum of its awards' XP (`:xp`) and their number (`:awards`), and, per event type in
+ * `counts` (in its order), that type's number of awards to its count attribute
+ * (`countAttribute`, a name with `:` and `.` in it, so through `#count<i>`); SET updatedAt.
+ * Pure.
+ */
+export function profileUpdate(counts: ReadonlyMap<string, number>): ProfileUpdate {
+  const types = [...counts.keys()];
+  const adds = types.map((_, i) => `, #count${i} :count${i}`).join("");
+  return {
+    UpdateExpression: `ADD xp :xp, awards :awards${adds} SET updatedAt = :now`,
+    ...(types.length === 0
+      ? {}
+      : {
+          ExpressionAttributeNames: Object.fromEntries(
+            types.map((type, i) => [`#count${i}`, countAttribute(type)]),
+          ),
+        }),
+    countValues: Object.fromEntries(types.map((type, i) => [`:count${i}`, counts.get(type) as number])),
+  };
+}
+
+/** How many of `awards` are of each event type, in the order the types first appear. Pure. */
+export function countsByType(awards: readonly Pick<AwardRequest, "type">[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const { type } of awards) counts.set(type, (counts.get(type) ?? 0) + 1);
+  return counts;
+}
+
 const DAY_UPDATE = "ADD xp :xp SET expiresAt = :expiresAt";
 /** The cap, in the same transaction: the day's total plus what is paid stays at most the cap. */
 const DAY_CONDITION = "attribute_not_exists(xp) OR xp <= :room";
@@ -106,9 +143,10 @@ function guardItem(award: AwardRequest, paid: number, context: AwardPlanContext)
  * The one transaction of one user's awards (docs/awards.md):
  * guard i is item i, each a conditional put in the order given (an expired guard still in
  * the table counts as absent, so the outcome never depends on when the TTL sweeper runs);
- * then ONE profile update with their sum and count; then, under a daily cap, one update per
- * day that pays XP, conditional on the cap. Every guard and condition asks for ALL_OLD, so a
- * cancellation says who paid an intent and what a day's total is, with no read.
+ * then ONE profile update with their sum, their count and their count per event type (0-XP
+ * awards included); then, under a daily cap, one update per day that pays XP, conditional on
+ * the cap. Every guard and condition asks for ALL_OLD, so a cancellation says who paid an
+ * intent and what a day's total is, with no read.
  *
  * The awards must be of one user and of distinct intents (one item twice is a
  * ValidationException): `awardTogether` makes sure of both.
@@ -131,15 +169,18 @@ export function planAwardTransaction(
       ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
     },
   }));
+  // Every award counts toward its type, a 0-XP (capped) one too.
+  const { countValues, ...update } = profileUpdate(countsByType(awards));
   const profile = {
     Update: {
       TableName: context.tableName,
       Key: profileKey(first.userId),
-      UpdateExpression: PROFILE_UPDATE,
+      ...update,
       ExpressionAttributeValues: {
         ":xp": paid.reduce((sum, xp) => sum + xp, 0),
         ":awards": awards.length,
         ":now": nowIso,
+        ...countValues,
       },
     },
   };

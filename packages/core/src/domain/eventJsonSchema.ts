@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { envelopeSchema } from "./envelope";
+import { rewardAchievedSchema } from "./rewardAchieved";
 import { rewardGrantedSchema, rewardRevokedSchema } from "./rewardGranted";
 import { type EventType, eventTypes, rules } from "./rules";
 
@@ -61,4 +62,9 @@ export function rewardGrantedJsonSchema(): Record<string, unknown> {
 /** The JSON Schema of `reward.revoked`, the event the announcer publishes for every revocation. */
 export function rewardRevokedJsonSchema(): Record<string, unknown> {
   return toJson(rewardRevokedSchema);
+}
+
+/** The JSON Schema of `reward.achieved`, the event the announcer publishes for every achievement earned. */
+export function rewardAchievedJsonSchema(): Record<string, unknown> {
+  return toJson(rewardAchievedSchema);
 }

@@ -5,15 +5,24 @@
  * to AWS (tests/seams.test.ts holds it to that): they take values and return values.
  */
 
+export {
+  achievementsDue,
+  achievementTitle,
+  crossedByType,
+  isAchievementId,
+  type Progress,
+} from "./achievements";
 export type { Award } from "./award";
 export {
   type AwardRequest,
   cappedDay,
+  countsByType,
   dayTotalExpiresAt,
   MAX_TRANSACTION_ITEMS,
-  PROFILE_UPDATE,
+  type ProfileUpdate,
   payable,
   planAwardTransaction,
+  profileUpdate,
   type Refusal,
   type RefusedItem,
 } from "./awardPlan";
@@ -33,8 +42,13 @@ export {
   putEventsEntryBytes,
   type SizedEntry,
 } from "./eventBridgeLimits";
-export { eventJsonSchema, rewardGrantedJsonSchema, rewardRevokedJsonSchema } from "./eventJsonSchema";
-export { type EventPattern, matchesPattern } from "./eventPattern";
+export {
+  eventJsonSchema,
+  rewardAchievedJsonSchema,
+  rewardGrantedJsonSchema,
+  rewardRevokedJsonSchema,
+} from "./eventJsonSchema";
+export { type EventPattern, matchesAnyPattern, matchesPattern, type PatternValue } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
 export {
   HISTORY_PUT_CONDITION,
@@ -48,6 +62,8 @@ export {
 export { type HistoryRepair, type HistoryRepairOptions, historyRepairOf } from "./historyRepair";
 export { againInOrder } from "./inOrder";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
+export { dayNumberOf, dayOfNumber, longestRun, type Streak, streakOf } from "./keptDays";
+export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./levels";
 export {
   buildParkedMessage,
   type DlqMessage,
@@ -69,7 +85,16 @@ export {
   resultOf,
 } from "./revokeVerdict";
 export {
+  type AchievementItem,
+  achievementId,
+  achievementItemSchema,
+  type RewardAchieved,
+  rewardAchieved,
+  rewardAchievedSchema,
+} from "./rewardAchieved";
+export {
   type Announcement,
+  type AwardAnnouncement,
   type GuardImage,
   grantId,
   guardImageSchema,
@@ -94,7 +119,11 @@ export {
 export { readGuard, type StoredGuard } from "./storedGuard";
 export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
 export {
+  ACHIEVEMENT_SK_PREFIX,
   AWARD_SK_PREFIX,
+  achievementKey,
+  achievementOfKey,
+  countAttribute,
   DAY_SK_PREFIX,
   dayOfKey,
   dayTotalKey,
@@ -104,6 +133,7 @@ export {
   historyItemKey,
   intentKeyOfGuard,
   profileKey,
+  progressKey,
   userOfKey,
 } from "./tableLayout";
 export { plural, text } from "./text";

@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StoredGuard } from "./storedGuard";
-import { guardKey, profileKey } from "./tableLayout";
+import { countAttribute, guardKey, profileKey } from "./tableLayout";
 
 export interface RevokeContext {
   tableName: string;
@@ -20,12 +20,14 @@ export const REVOKE_CONDITION =
   "attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt >= :nowEpoch) AND attribute_not_exists(revokedAt) AND awardedAt = :awardedAt AND amount = :amount";
 export const REVOKE_GUARD_UPDATE =
   "SET revokedAt = :now, revokedReason = :reason, revocationId = :revocationId";
-export const UNPAY_PROFILE_UPDATE = "ADD xp :minusAmount, awards :minusOne SET updatedAt = :now";
+/** The award's XP, its count and its type's count (`#count`: countAttribute(type)) taken back. */
+export const UNPAY_PROFILE_UPDATE =
+  "ADD xp :minusAmount, awards :minusOne, #count :minusOne SET updatedAt = :now";
 
 /**
  * ONE transaction per award (docs/revoking.md#what-it-does-per-line) — the guard marked
  * (item 0, so its condition is reason 0) with the attempt's `revocationId`, then the user's
- * profile given back the award's XP and count. The day total
+ * profile given back the award's XP, its count and its type's count. The day total
  * (docs/awards.md#the-daily-cap) is left alone: the cap counts what was paid that day. Pure.
  */
 export function planRevocation(guard: StoredGuard, context: RevokeContext): TransactWriteCommandInput {
@@ -53,6 +55,7 @@ export function planRevocation(guard: StoredGuard, context: RevokeContext): Tran
           TableName: context.tableName,
           Key: profileKey(guard.userId),
           UpdateExpression: UNPAY_PROFILE_UPDATE,
+          ExpressionAttributeNames: { "#count": countAttribute(guard.type) },
           ExpressionAttributeValues: { ":minusAmount": 0 - guard.amount, ":minusOne": -1, ":now": nowIso },
         },
       },

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { userIdSchema } from "./envelope";
+import type { RewardAchieved } from "./rewardAchieved";
 import { rfc3339DateTime as rfc3339 } from "./rfc3339";
 import { eventTypes } from "./rules";
 import { guardItemFields, intentKeyOfGuard } from "./tableLayout";
@@ -14,7 +15,8 @@ const awardFields = {
   awardedAt: rfc3339,
 };
 
-const envelopeFields = {
+/** The CloudEvents attributes every announcement on the rewards bus carries, beside its id, type and time. */
+export const envelopeFields = {
   specversion: z.literal("1.0"),
   source: z.literal("/rewards"),
   subject: userIdSchema.describe("the user paid"),
@@ -82,8 +84,11 @@ export const rewardRevokedSchema = z
 
 export type RewardRevoked = z.infer<typeof rewardRevokedSchema>;
 
-/** Either announcement. */
-export type Announcement = RewardGranted | RewardRevoked;
+/** An announcement of an award: its grant, or its revocation. */
+export type AwardAnnouncement = RewardGranted | RewardRevoked;
+
+/** Whatever the announcer publishes on the rewards bus. */
+export type Announcement = AwardAnnouncement | RewardAchieved;
 
 function idOf(prefix: string, text: string): string {
   return `${prefix}${createHash("sha256").update(text).digest("base64url")}`;

@@ -34,6 +34,35 @@ export function dayTotalKey(userId: string, day: string): { pk: string; sk: stri
   return { pk: `${USER_PK_PREFIX}${userId}`, sk: `${DAY_SK_PREFIX}${day}` };
 }
 
+/**
+ * A profile's count of awards of one event type (docs/reading.md#counts): one top-level
+ * number per type (`count:article.completed`), added to by the award's own transaction and
+ * taken from by the revocation's. Top-level, because ADD on a path inside a map fails while
+ * the map does not exist, and the first award creates the profile.
+ */
+export function countAttribute(type: string): string {
+  return `count:${type}`;
+}
+
+/**
+ * A user's progress (docs/reading.md#streaks): one item, its `days` the kept days (a number set
+ * of day numbers) and its `achievements` the ids earned (a string set), so the history's writer
+ * learns both, with the profile, in one read.
+ */
+export function progressKey(userId: string): { pk: string; sk: string } {
+  return { pk: `${USER_PK_PREFIX}${userId}`, sk: "PROGRESS" };
+}
+
+export const ACHIEVEMENT_SK_PREFIX = "ACHIEVEMENT#";
+
+/** An achievement a user earned (docs/reading.md#achievements): kept forever, never taken back. */
+export function achievementKey(userId: string, achievement: string): { pk: string; sk: string } {
+  return { pk: `${USER_PK_PREFIX}${userId}`, sk: `${ACHIEVEMENT_SK_PREFIX}${achievement}` };
+}
+
+/** The achievement of an achievement item's `sk`. */
+export const achievementOfKey = (sk: unknown): string | undefined => afterPrefix(sk, ACHIEVEMENT_SK_PREFIX);
+
 /** What follows `prefix` in a key attribute read back from the table; undefined for a key of another kind. */
 function afterPrefix(value: unknown, prefix: string): string | undefined {
   return typeof value === "string" && value.startsWith(prefix) ? value.slice(prefix.length) : undefined;

@@ -1,10 +1,12 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { historyItemOf, historyPutOf } from "@rewards/core";
+import { historyItemOf, historyPutOf, userOfKey } from "@rewards/core";
 import { describeError, embeddedMetrics, isConditionFailure, readGuardRecord } from "@rewards/core/aws";
 import { resources } from "@rewards/core/deploy";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
+import { type ItemOutcome, progressPlan } from "./progressPlan";
+import { writeProgress } from "./writeProgress";
 
 export interface BatchCounts {
   /** History items put. */
@@ -13,6 +15,8 @@ export interface BatchCounts {
   skipped: number;
   /** Reported in batchItemFailures, so retried from the first of them. */
   failed: number;
+  /** Achievement items put (docs/reading.md#achievements). */
+  achieved: number;
 }
 
 export interface RecordFailure {
@@ -44,7 +48,8 @@ const sequenceNumberOf = (record: DynamoDBRecord): string => record.dynamodb?.Se
  * revocation: acknowledged, counted skipped. An unreadable image is reported. A put that fails
  * otherwise is reported with every later record of the batch (stream order), so nothing after
  * it is acknowledged ahead of it. Records of one item key go in stream order, one at a time;
- * different keys go at once, at most `concurrency`.
+ * different keys go at once, at most `concurrency`. Then each reader's progress: kept days and
+ * achievements (writeProgress); a reader whose progress fails holds back their first record.
  */
 export async function processBatch(
   deps: HistoryDeps,
@@ -56,6 +61,7 @@ export async function processBatch(
   const records = event.Records ?? [];
   const outcomes: Outcome[] = records.map(() => ({ kind: "skipped" }));
   const groups = new Map<string, Array<{ index: number; put: ReturnType<typeof historyPutOf> }>>();
+  const puts = new Map<number, ReturnType<typeof historyPutOf>>();
   records.forEach((record, index) => {
     const read = readGuardRecord(record);
     if (read.kind === "other") return;
@@ -68,6 +74,7 @@ export async function processBatch(
     const group = groups.get(key) ?? [];
     group.push({ index, put });
     groups.set(key, group);
+    puts.set(index, put);
   });
 
   const limit = pLimit(deps.concurrency ?? resources.history.concurrency);
@@ -93,11 +100,13 @@ export async function processBatch(
     ),
   );
 
+  const achieved = await writeProgressOf(deps, outcomes, puts, limit);
+
   // A failed put holds back every later record of the batch: Lambda retries from the lowest
   // sequence number reported, and reporting the later ones too keeps that true however the
   // response is read.
   const firstFailed = outcomes.findIndex((outcome) => outcome.kind === "failed");
-  const counts: BatchCounts = { written: 0, skipped: 0, failed: 0 };
+  const counts: BatchCounts = { written: 0, skipped: 0, failed: 0, achieved };
   const failures: RecordFailure[] = [];
   outcomes.forEach((outcome, index) => {
     const record = records[index] as DynamoDBRecord;
@@ -113,6 +122,36 @@ export async function processBatch(
   });
   const result: BatchResult = { counts, failures, startedAt, durationMs: clock() - startedAt };
   return { ...result, response: reportBatch(deps, result) };
+}
+
+/**
+ * Every reader's progress after the batch's puts, from the items that stand as written or were
+ * overtaken by a revocation (records that failed, or sit behind one, are retried with their
+ * reader's progress). A reader whose progress fails marks their first record failed.
+ */
+async function writeProgressOf(
+  deps: HistoryDeps,
+  outcomes: Outcome[],
+  puts: ReadonlyMap<number, ReturnType<typeof historyPutOf>>,
+  limit: ReturnType<typeof pLimit>,
+): Promise<number> {
+  const firstFailed = outcomes.findIndex((outcome) => outcome.kind === "failed");
+  const settled: Array<ItemOutcome & { index: number }> = [];
+  outcomes.forEach((outcome, index) => {
+    const put = puts.get(index);
+    if (
+      put &&
+      (outcome.kind === "written" || outcome.kind === "skipped") &&
+      (firstFailed === -1 || index < firstFailed)
+    )
+      settled.push({ index, item: put.Item, outcome: outcome.kind });
+  });
+  const { achieved, failed } = await writeProgress(deps, progressPlan(settled), limit);
+  for (const [userId, reason] of failed) {
+    const first = settled.find(({ item }) => userOfKey(item.pk) === userId);
+    if (first) outcomes[first.index] = { kind: "failed", reason: `progress: ${reason}` };
+  }
+  return achieved;
 }
 
 /** A `warn` line per failure, one `info` and one EMF line per batch. */

@@ -1,4 +1,4 @@
-import { isAwardCandidate } from "@rewards/announcer";
+import { isAnnouncerCandidate } from "@rewards/announcer";
 import type { Logger } from "@rewards/core/aws";
 import type { ToolConfig } from "@rewards/core/deploy";
 import { resources } from "@rewards/core/deploy";
@@ -51,7 +51,7 @@ export async function startLocalAnnouncer(options: LocalAnnouncerOptions): Promi
     runtime,
     config,
     settings,
-    filter: isAwardCandidate,
+    filter: isAnnouncerCandidate,
     failureQueueUrl: config.ANNOUNCER_FAILURE_QUEUE_URL,
     checkpointFile: options.checkpointFile,
     logger: options.logger,

@@ -1,7 +1,7 @@
-import { isAwardCandidate } from "@rewards/announcer";
 import type { Logger } from "@rewards/core/aws";
 import type { ToolConfig } from "@rewards/core/deploy";
 import { resources } from "@rewards/core/deploy";
+import { isHistoryCandidate } from "@rewards/history";
 import type { StreamSource } from "../eventSource/streamSource";
 import { type FunctionCode, outputTo } from "./functionProcess";
 import { startHistoryFunction } from "./historyFunction";
@@ -51,7 +51,7 @@ export async function startLocalHistory(options: LocalHistoryOptions): Promise<L
     runtime,
     config,
     settings,
-    filter: isAwardCandidate,
+    filter: isHistoryCandidate,
     failureQueueUrl: options.failureQueueUrl,
     checkpointFile: options.checkpointFile,
     logger: options.logger,

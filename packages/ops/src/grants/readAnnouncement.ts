@@ -1,4 +1,9 @@
-import { type Announcement, rewardGrantedSchema, rewardRevokedSchema } from "@rewards/core";
+import {
+  type Announcement,
+  rewardAchievedSchema,
+  rewardGrantedSchema,
+  rewardRevokedSchema,
+} from "@rewards/core";
 
 /** The two bodies a rule on the bus delivers: EventBridge's envelope, or (`InputPath=$.detail`) the CloudEvent alone. */
 export type AnnouncementShape = "envelope" | "cloudevent";
@@ -14,7 +19,12 @@ export type ReadAnnouncement =
     }
   | { ok: false; problem: string };
 
-const SCHEMAS = { "reward.granted": rewardGrantedSchema, "reward.revoked": rewardRevokedSchema } as const;
+const SCHEMAS = {
+  "reward.granted": rewardGrantedSchema,
+  "reward.revoked": rewardRevokedSchema,
+  "reward.achieved": rewardAchievedSchema,
+} as const;
+const TYPES = "reward.granted, reward.revoked or reward.achieved";
 const isAnnouncementType = (type: unknown): type is keyof typeof SCHEMAS =>
   typeof type === "string" && Object.hasOwn(SCHEMAS, type);
 
@@ -42,13 +52,13 @@ export function readAnnouncement(body: string): ReadAnnouncement {
   if (enveloped && !isAnnouncementType(parsed["detail-type"]))
     return {
       ok: false,
-      problem: `an EventBridge event whose detail-type ${JSON.stringify(parsed["detail-type"] ?? null)} is not reward.granted or reward.revoked`,
+      problem: `an EventBridge event whose detail-type ${JSON.stringify(parsed["detail-type"] ?? null)} is not ${TYPES}`,
     };
   if (!isObject(event)) return { ok: false, problem: "an EventBridge event whose detail is not an object" };
   if (!isAnnouncementType(event.type))
     return {
       ok: false,
-      problem: `not a reward.granted or reward.revoked: type ${JSON.stringify(event.type ?? null)}`,
+      problem: `not a ${TYPES}: type ${JSON.stringify(event.type ?? null)}`,
     };
   if (enveloped && parsed["detail-type"] !== event.type)
     return {

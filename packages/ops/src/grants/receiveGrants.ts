@@ -4,7 +4,7 @@ import {
   ReceiveMessageCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
-import { type Announcement, MAX_BATCH_ENTRIES, type RewardGranted } from "@rewards/core";
+import { type Announcement, MAX_BATCH_ENTRIES, type RewardAchieved, type RewardGranted } from "@rewards/core";
 import { describeError, sendSqsBatch } from "@rewards/core/aws";
 import { release } from "../dlq/heldMessages";
 import { type AnnouncementShape, readAnnouncement } from "./readAnnouncement";
@@ -66,6 +66,12 @@ export const grantsAmong = (received: ReceivedGrants): RewardGranted[] =>
     announcement.type === "reward.granted" ? [announcement] : [],
   );
 
+/** The reward.achieved events among what was received (the demo and the soak check them). */
+export const achievedAmong = (received: ReceivedGrants): RewardAchieved[] =>
+  received.announcements.flatMap(({ announcement }) =>
+    announcement.type === "reward.achieved" ? [announcement] : [],
+  );
+
 /** Pure: how many messages the next receive may ask for, so that the pass never takes more than `max`. */
 export const receiveSize = (max: number, taken: number): number =>
   Math.max(0, Math.min(MAX_BATCH_ENTRIES, max - taken));
@@ -108,7 +114,7 @@ async function deleteShown(sqs: SQSClient, queueUrl: string, shown: readonly Mes
 }
 
 /**
- * Reads announcements (reward.granted, reward.revoked, in either shape a rule delivers) from
+ * Reads announcements (reward.granted, reward.revoked, reward.achieved, in either shape a rule delivers) from
  * a consumer's queue, at most `max` messages, until a receive finds nothing (unless
  * `follow`) or `signal` aborts. Each batch is shown (`onBatch`) before any of it is deleted,
  * and only what was shown is deleted (nothing with `keep`): a failure or a kill part-way

@@ -29,7 +29,7 @@ export async function storedProfile(
  * `awards` where it has none, so the reader reads what it leaves. Only if the profile still
  * holds what was read, so a concurrent award is never overwritten. Writes nothing for a user
  * with no profile (there is nothing to repair: XP comes from awards), nor for a profile whose
- * `awards` is wrong (no count written here could be known right).
+ * `awards` or a count per type is wrong (no count written here could be known right).
  */
 export async function repairProfileXp(
   dynamo: DynamoDBDocumentClient,
@@ -46,7 +46,7 @@ export async function repairProfileXp(
   const wrong = wrongAwardsCount(profile);
   if (wrong !== undefined)
     throw new OperationError(
-      `${awardsProblem(userId, wrong.found)}, which --set-xp cannot know: nothing written; set awards by hand first (docs/operations.md#repairing-a-profile)`,
+      `${awardsProblem(userId, wrong.found, wrong.attribute)}, which --set-xp cannot know: nothing written; set ${wrong.attribute} by hand first (docs/operations.md#repairing-a-profile)`,
     );
   const mendAwards = profile.awards === undefined;
   await conditionalXpWrite(dynamo, tableName, userId, profile.xp, to, now, { repair: true, mendAwards });

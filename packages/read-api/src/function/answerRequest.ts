@@ -25,11 +25,13 @@ export async function answerRequest(reader: Reader, request: RequestLine): Promi
   try {
     const body =
       route.kind === "profile"
-        ? await reader.profile(route.userId)
-        : await reader.history(route.userId, {
-            ...(route.limit === undefined ? {} : { limit: route.limit }),
-            ...(route.cursor === undefined ? {} : { cursor: route.cursor }),
-          });
+        ? await reader.profile(route.userId, route.timeZone === undefined ? {} : { timeZone: route.timeZone })
+        : route.kind === "achievements"
+          ? await reader.achievements(route.userId)
+          : await reader.history(route.userId, {
+              ...(route.limit === undefined ? {} : { limit: route.limit }),
+              ...(route.cursor === undefined ? {} : { cursor: route.cursor }),
+            });
     return { response: jsonAnswer(body), route: name };
   } catch (error) {
     const problem: Problem = failureOf(error);

@@ -1,5 +1,11 @@
 import { userIdSchema } from "@rewards/core";
-import { historyPageSchema, MAX_PAGE_LIMIT, profileSchema, READ_PARAMETERS } from "@rewards/reader";
+import {
+  achievementsSchema,
+  historyPageSchema,
+  MAX_PAGE_LIMIT,
+  profileSchema,
+  READ_PARAMETERS,
+} from "@rewards/reader";
 import { z } from "zod";
 import { problemTypes } from "./problem";
 import { ROUTES } from "./route";
@@ -75,7 +81,7 @@ export function readerOpenApiDocument(): Record<string, unknown> {
       title: "rewards read API",
       version: "1",
       description:
-        "A reader's rewards: profile (XP, level, today against the daily cap) and award history. A Lambda function URL with IAM auth: sign each request with SigV4 (service lambda). docs/reading.md.",
+        "A reader's rewards: profile (XP, counts, streak, level, today against the daily cap), award history and achievements. A Lambda function URL with IAM auth: sign each request with SigV4 (service lambda). docs/reading.md.",
     },
     security: [{ sigv4: [] }],
     paths: {
@@ -83,14 +89,24 @@ export function readerOpenApiDocument(): Record<string, unknown> {
         get: {
           operationId: "getProfile",
           summary: "a user's profile; an unknown user is a new reader (0 XP), never a 404",
-          parameters: [userIdParameter],
+          parameters: [
+            userIdParameter,
+            {
+              name: "timeZone",
+              in: "query",
+              required: false,
+              description:
+                "the IANA time zone the streak's today is read in (e.g. Europe/Paris); UTC when absent",
+              schema: { type: "string", minLength: 1 },
+            },
+          ],
           responses: {
             "200": {
               description: "the profile",
               headers: noStore,
               content: { "application/json": { schema: { $ref: "#/components/schemas/Profile" } } },
             },
-            "400": problem("a userId the events' schema refuses"),
+            "400": problem("a userId the events' schema refuses, or a timeZone that is not an IANA zone"),
             ...failures,
           },
         },
@@ -127,6 +143,22 @@ export function readerOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      [ROUTES.achievements]: {
+        get: {
+          operationId: "getAchievements",
+          summary: "a user's achievements, newest first; none for an unknown user, never a 404",
+          parameters: [userIdParameter],
+          responses: {
+            "200": {
+              description: "the achievements",
+              headers: noStore,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Achievements" } } },
+            },
+            "400": problem("a userId the events' schema refuses"),
+            ...failures,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: {
@@ -141,6 +173,7 @@ export function readerOpenApiDocument(): Record<string, unknown> {
       schemas: {
         Profile: component(profileSchema),
         HistoryPage: component(historyPageSchema),
+        Achievements: component(achievementsSchema),
         Problem: component(problemSchema),
       },
     },

@@ -2,12 +2,17 @@ import { type Parameter, type Problem, problemOf } from "./problem";
 
 /** A request the read API answers, or the problem that answers it instead. Pure. */
 export type Route =
-  | { kind: "profile"; userId: string }
+  | { kind: "profile"; userId: string; timeZone?: string }
   | { kind: "awards"; userId: string; limit?: number; cursor?: string }
+  | { kind: "achievements"; userId: string }
   | { kind: "problem"; problem: Problem; allow?: string; route: string };
 
 /** The route templates, as the logs and metrics name them (never with the user's id). */
-export const ROUTES = { profile: "/users/{userId}", awards: "/users/{userId}/awards" } as const;
+export const ROUTES = {
+  profile: "/users/{userId}",
+  awards: "/users/{userId}/awards",
+  achievements: "/users/{userId}/achievements",
+} as const;
 
 export interface RequestLine {
   method: string;
@@ -22,19 +27,27 @@ const invalid = (route: string, parameter: Parameter, detail: string): Route => 
   route,
 });
 
-/** `GET /users/{userId}` and `GET /users/{userId}/awards?limit=&cursor=`; the rest 404 or 405. */
+/**
+ * `GET /users/{userId}?timeZone=`, `GET /users/{userId}/awards?limit=&cursor=` and
+ * `GET /users/{userId}/achievements`; the rest 404 or 405.
+ */
 export function routeOf(request: RequestLine): Route {
-  const match = /^\/users\/([^/]+)(\/awards)?\/?$/.exec(request.path);
+  const match = /^\/users\/([^/]+)(\/awards|\/achievements)?\/?$/.exec(request.path);
   if (!match?.[1])
     return {
       kind: "problem",
       problem: problemOf(
         "notFound",
-        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId} and GET /users/{userId}/awards`,
+        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId}, GET /users/{userId}/awards and GET /users/{userId}/achievements`,
       ),
       route: "unmatched",
     };
-  const route = match[2] ? ROUTES.awards : ROUTES.profile;
+  const route =
+    match[2] === "/awards"
+      ? ROUTES.awards
+      : match[2] === "/achievements"
+        ? ROUTES.achievements
+        : ROUTES.profile;
   if (request.method !== "GET")
     return {
       kind: "problem",
@@ -48,7 +61,13 @@ export function routeOf(request: RequestLine): Route {
   } catch {
     return invalid(route, "userId", "not a valid percent-encoded path segment");
   }
-  if (!match[2]) return { kind: "profile", userId };
+  if (match[2] === "/achievements") return { kind: "achievements", userId };
+  if (!match[2]) {
+    // The reader judges the zone (an IANA name it knows); an empty one is never one.
+    const { timeZone } = request.query;
+    if (timeZone === "") return invalid(route, "timeZone", "empty: leave it out for UTC");
+    return { kind: "profile", userId, ...(timeZone === undefined ? {} : { timeZone }) };
+  }
   const { limit, cursor } = request.query;
   // Text in a query string: only digits are a limit ("1e1", "0x10", " 5" are not).
   if (limit !== undefined && !/^\d{1,3}$/.test(limit))

@@ -39,12 +39,16 @@ export interface Traffic {
   expectedXp: Record<string, number>;
   uniqueIntents: number;
   counts: Record<TrafficKind, number>;
+  /** Each user's kept days (docs/reading.md#streaks): the days of the streak.day intents paid, sorted. */
+  expectedKeptDays: Record<string, string[]>;
 }
 
 const CHANNELS = ["mastodon", "bluesky", "email", "link"];
 const DAY_MS = 86_400_000;
 /** Streak days a user gets before their streak events turn into articles (all well inside the memory). */
-const MAX_STREAK_DAYS = 80;
+const MAX_STREAK_DAYS = 70;
+/** A user's streak days run back from today in runs of this many, a day left out between runs. */
+const STREAK_RUN = 7;
 const POISON = ["broken_json", "missing_field", "unknown_type"] as const;
 
 /**
@@ -70,6 +74,7 @@ export function generateTraffic(options: TrafficOptions): Traffic {
   const uncapped: Record<string, number> = {};
   const counts: Record<TrafficKind, number> = { unique: 0, duplicate: 0, invalid: 0, stale: 0 };
   const messages: TrafficMessage[] = [];
+  const keptDays: Record<string, string[]> = {};
   let sequence = 0;
 
   // Times run up to the epoch, a second apart: every event is in the past when it is sent.
@@ -98,7 +103,9 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     const streaks = streakDays.get(userId) ?? 0;
     if (roll < 0.25 && streaks < MAX_STREAK_DAYS) {
       streakDays.set(userId, streaks + 1);
-      return { type: "streak.day", data: { userId, day: daysAgo(streaks).toISOString().slice(0, 10) } };
+      // Newest first (out of order), runs of STREAK_RUN days with a gap between: runs to join, none to merge.
+      const back = streaks + Math.floor(streaks / STREAK_RUN);
+      return { type: "streak.day", data: { userId, day: daysAgo(back).toISOString().slice(0, 10) } };
     }
     if (roll < 0.45) {
       return {
@@ -113,6 +120,7 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     emitted.push(intent);
     counts.unique++;
     const userId = intent.data.userId as string;
+    if (intent.type === "streak.day") (keptDays[userId] ??= []).push(intent.data.day as string);
     const event = envelope(intent.type, intent.data, time);
     const rule = rules[intent.type];
     if (options.dailyCap !== undefined && rule.dailyCapped) {
@@ -201,5 +209,6 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     for (const xp of days.values())
       expectedXp[userId] = (expectedXp[userId] ?? 0) + paidUnderCap(xp, 0, options.dailyCap);
   }
-  return { messages, expectedXp, uniqueIntents: counts.unique, counts };
+  for (const days of Object.values(keptDays)) days.sort();
+  return { messages, expectedXp, uniqueIntents: counts.unique, counts, expectedKeptDays: keptDays };
 }

@@ -3,24 +3,23 @@ import { integer } from "../../options/parsers";
 import { defineCommand } from "../../runtime/defineCommand";
 import { plural, tableText } from "../../runtime/text";
 
-/** One announcement as a row: a revocation's XP is shown taken back. */
+/**
+ * One announcement as a row, at its time: an award's event type and XP (a revocation's taken
+ * back), or the achievement and its title.
+ */
 function announcementRow({ announcement }: ReceivedAnnouncement) {
-  const { id, type, data } = announcement;
-  return {
-    type,
-    id,
-    userId: data.userId,
-    eventType: data.eventType,
-    xp: type === "reward.revoked" ? -data.xp : data.xp,
-    awardedAt: data.awardedAt,
-  };
+  const { id, type, time, data } = announcement;
+  const row = { type, id, userId: data.userId };
+  if (type === "reward.achieved")
+    return { ...row, what: `${data.achievement} (${data.title})`, xp: undefined, time };
+  return { ...row, what: data.eventType, xp: type === "reward.revoked" ? -data.xp : data.xp, time };
 }
 
 export default defineCommand<{ max: number; follow?: boolean; keep?: boolean; json?: boolean }>()({
   meta: {
     name: "tail",
     description:
-      "print the reward.granted and reward.revoked events a consumer's queue holds (GRANTS_QUEUE_URL; locally, the queue the local bus fills with EventBridge's envelope), in either shape a rule delivers (the envelope, or the CloudEvent alone with InputPath=$.detail), and remove each batch once it is printed (a failure part-way leaves every unprinted message in the queue); a message it cannot read is reported (message id and why) and left in the queue, visible again at once (exit 1)",
+      "print the reward.granted, reward.revoked and reward.achieved events a consumer's queue holds (GRANTS_QUEUE_URL; locally, the queue the local bus fills with EventBridge's envelope), in either shape a rule delivers (the envelope, or the CloudEvent alone with InputPath=$.detail), and remove each batch once it is printed (a failure part-way leaves every unprinted message in the queue); a message it cannot read is reported (message id and why) and left in the queue, visible again at once (exit 1)",
   },
   options: (command) =>
     command
@@ -81,7 +80,7 @@ export default defineCommand<{ max: number; follow?: boolean; keep?: boolean; js
     let out = "";
     if (!options.json) {
       if (received.announcements.length === 0 && received.unreadable.length === 0) {
-        if (!received.stopped) out = "no reward.granted or reward.revoked events waiting\n";
+        if (!received.stopped) out = "no reward.granted, reward.revoked or reward.achieved events waiting\n";
       } else if (received.unreadable.length > 0)
         out = `${plural(received.announcements.length, "event")} read; ${plural(received.unreadable.length, "unreadable message")} left in the queue\n`;
     }

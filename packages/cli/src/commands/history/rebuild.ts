@@ -1,36 +1,14 @@
-import { userIdSchema } from "@rewards/core";
-import { CliError } from "../../runtime/cliError";
+import { type ScopeOptions, scopeOf } from "../../options/userScope";
 import { defineCommand } from "../../runtime/defineCommand";
 import { jsonText } from "../../runtime/text";
+import { describeProgress } from "../../text/describeProgress";
 import { describeRebuild } from "../../text/describeRebuild";
 
-interface RebuildCliOptions {
-  user?: string;
-  all?: boolean;
-  dryRun?: boolean;
-  json?: boolean;
-}
-
-/** Whose history: one user's, or every user's; anything else is a usage error. */
-function scopeOf(options: RebuildCliOptions): { userId: string | undefined } {
-  if (options.user !== undefined && options.all === true)
-    throw new CliError("--user and --all: one or the other", 2);
-  if (options.all === true) return { userId: undefined };
-  if (options.user === undefined) throw new CliError("whose history: --user <userId>, or --all", 2);
-  const user = userIdSchema.safeParse(options.user);
-  if (!user.success)
-    throw new CliError(
-      `--user: ${user.error.issues[0]?.message ?? "not a user id"}: ${JSON.stringify(options.user)}`,
-      2,
-    );
-  return { userId: user.data };
-}
-
-export default defineCommand<RebuildCliOptions>()({
+export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }>()({
   meta: {
     name: "rebuild",
     description:
-      "rewrite users' history items from the guards still on TABLE_NAME (a scan), as the history's writer derives them: a missing or wrong item is written, one already right is not; for what the stream no longer holds (docs/operations.md, Rebuilding the history)",
+      "rewrite users' history items from the guards still on TABLE_NAME (a scan), as the history's writer derives them: a missing or wrong item is written, one already right is not; then their kept days and achievements from the history; for what the stream no longer holds (docs/operations.md, Rebuilding the history)",
   },
   options: (command) =>
     command
@@ -41,7 +19,7 @@ export default defineCommand<RebuildCliOptions>()({
   needs: ["TABLE_NAME"],
   async run({ options, config }) {
     const { userId } = scopeOf(options);
-    const [{ readHistoryConfig }, { clientsFor, rebuildHistory }] = await Promise.all([
+    const [{ readHistoryConfig }, { clientsFor, rebuildHistory, repairProgress }] = await Promise.all([
       import("@rewards/history"),
       import("@rewards/ops"),
     ]);
@@ -50,15 +28,28 @@ export default defineCommand<RebuildCliOptions>()({
       TABLE_NAME: config.TABLE_NAME,
       REWARDS_HISTORY_DAYS: config.REWARDS_HISTORY_DAYS,
     });
-    const report = await rebuildHistory(clientsFor(config).dynamo, {
+    const { dynamo } = clientsFor(config);
+    const dryRun = options.dryRun === true;
+    const history = await rebuildHistory(dynamo, {
       tableName: config.TABLE_NAME,
       historyDays,
       userId,
-      dryRun: options.dryRun === true,
+      dryRun,
+    });
+    // Then what the stream derives from the history: kept days and achievements (never counts or XP).
+    const progress = await repairProgress(dynamo, {
+      tableName: config.TABLE_NAME,
+      userId,
+      counts: false,
+      dryRun,
     });
     return {
-      out: options.json ? jsonText(report) : describeRebuild(report),
-      ...(report.totals.failed > 0 || report.totals.unreadable > 0 ? { exitCode: 1 as const } : {}),
+      out: options.json
+        ? jsonText({ ...history, progress })
+        : `${describeRebuild(history)}${describeProgress(progress)}`,
+      ...(history.totals.failed > 0 || history.totals.unreadable > 0 || progress.totals.failed > 0
+        ? { exitCode: 1 as const }
+        : {}),
     };
   },
 });

@@ -1,0 +1,192 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { BatchGetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  achievementKey,
+  achievementsDue,
+  achievementTitle,
+  countAttribute,
+  eventTypes,
+  longestRun,
+  profileKey,
+  progressKey,
+  userOfKey,
+} from "@rewards/core";
+import { describeError, isConditionFailure } from "@rewards/core/aws";
+import type pLimit from "p-limit";
+import type { HistoryDeps } from "./historyDeps";
+import { creditedAward, type UserProgress } from "./progressPlan";
+
+type Item = Record<string, unknown>;
+
+/** What writing a batch's progress did. */
+export interface ProgressWritten {
+  /** Achievement items put (a race lost to another writer is not counted). */
+  achieved: number;
+  /** Readers whose progress failed, with why: their records are retried. */
+  failed: Map<string, string>;
+}
+
+const numberOf = (value: unknown) => (typeof value === "number" ? value : 0);
+const setOf = <T>(value: unknown): Set<T> => (value instanceof Set ? (value as Set<T>) : new Set<T>());
+/** BatchGetItem's most keys a call: two items a reader, so fifty readers. */
+const KEYS_PER_READ = 100;
+/** Keys DynamoDB leaves unprocessed (throttling) are asked again this many times, then the readers fail. */
+const READ_ATTEMPTS = 4;
+
+/** `ADD` or `DELETE` day numbers in the reader's kept days; the progress item after it. */
+async function changeKeptDays(
+  deps: HistoryDeps,
+  userId: string,
+  action: "ADD" | "DELETE",
+  days: readonly number[],
+): Promise<Item | undefined> {
+  const answer = await deps.dynamo.send(
+    new UpdateCommand({
+      TableName: deps.tableName,
+      Key: progressKey(userId),
+      // A set: adding a day twice, or removing one that is not there, changes nothing.
+      UpdateExpression: `${action} #days :days`,
+      ExpressionAttributeNames: { "#days": "days" },
+      ExpressionAttributeValues: { ":days": new Set(days) },
+      ReturnValues: "ALL_NEW",
+    }),
+  );
+  return answer.Attributes;
+}
+
+/**
+ * The profile and the progress item of every reader in `userIds`, read consistently, fifty
+ * readers a call: one call for a whole batch of a few dozen records. A reader whose keys stay
+ * unprocessed is absent from the answer (their records are retried).
+ */
+async function readersState(deps: HistoryDeps, userIds: readonly string[]): Promise<Map<string, Item[]>> {
+  const found = new Map<string, Item[]>(userIds.map((id) => [id, []]));
+  const keys = userIds.flatMap((id) => [profileKey(id), progressKey(id)]);
+  const left = new Set<string>();
+  for (let start = 0; start < keys.length; start += KEYS_PER_READ) {
+    let asking: Item[] = keys.slice(start, start + KEYS_PER_READ);
+    for (let attempt = 1; asking.length > 0; attempt++) {
+      const answer = await deps.dynamo.send(
+        new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: asking, ConsistentRead: true } } }),
+      );
+      for (const item of answer.Responses?.[deps.tableName] ?? [])
+        found.get(userOfKey(item.pk) ?? "")?.push(item);
+      asking = answer.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
+      if (attempt === READ_ATTEMPTS) {
+        for (const key of asking) left.add(userOfKey(key.pk) ?? "");
+        break;
+      }
+      if (asking.length > 0) await sleep(25 * 2 ** attempt);
+    }
+  }
+  for (const userId of left) found.delete(userId);
+  return found;
+}
+
+/** One reader's new achievements, put once each, then listed on the progress item. */
+async function achieve(deps: HistoryDeps, progress: UserProgress, items: Item[], changed: Item | undefined) {
+  const { userId } = progress;
+  const profile = items.find((item) => item.sk === profileKey(userId).sk);
+  const stored = changed ?? items.find((item) => item.sk === progressKey(userId).sk);
+  const counts = Object.fromEntries(
+    eventTypes.map((type) => [type, numberOf(profile?.[countAttribute(type)])]),
+  );
+  const earned = setOf<string>(stored?.achievements);
+  const due = achievementsDue({
+    counts,
+    xp: numberOf(profile?.xp),
+    longestRun: longestRun(setOf<number>(stored?.days)),
+  }).filter((id) => !earned.has(id));
+  let achieved = 0;
+  for (const achievement of due) {
+    const award = creditedAward(achievement, progress.awards);
+    try {
+      await deps.dynamo.send(
+        new PutCommand({
+          TableName: deps.tableName,
+          Item: {
+            ...achievementKey(userId, achievement),
+            userId,
+            achievement,
+            title: achievementTitle(achievement),
+            earnedAt: award?.awardedAt ?? new Date((deps.clock ?? Date.now)()).toISOString(),
+            ...(award ? { grantId: award.grantId } : {}),
+          },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      achieved++;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  if (due.length > 0)
+    await deps.dynamo.send(
+      new UpdateCommand({
+        TableName: deps.tableName,
+        Key: progressKey(userId),
+        UpdateExpression: "ADD achievements :earned",
+        ExpressionAttributeValues: { ":earned": new Set(due) },
+      }),
+    );
+  return achieved;
+}
+
+/**
+ * The readers' progress after a batch (docs/reading.md#streaks, #achievements): each reader's
+ * kept days changed (set operations: copies and replays change nothing); then, for the readers
+ * the batch paid, their profiles and progress items in one read for the whole batch, and every
+ * achievement a reader's state now earns and their progress item does not list is put once
+ * (`attribute_not_exists`: a writer that raced us to it wins, and ours costs one write unit,
+ * only then) and listed. The state is read as stored now, never from the records, so a late or
+ * repeated record cannot earn anything twice. An award that crosses nothing costs its share of
+ * that one read.
+ */
+export async function writeProgress(
+  deps: HistoryDeps,
+  plans: readonly UserProgress[],
+  limit: ReturnType<typeof pLimit>,
+): Promise<ProgressWritten> {
+  const failed = new Map<string, string>();
+  const changed = new Map<string, Item | undefined>();
+  await Promise.all(
+    plans.map((plan) =>
+      limit(async () => {
+        try {
+          if (plan.keep.length > 0)
+            changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "ADD", plan.keep));
+          if (plan.unkeep.length > 0)
+            changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "DELETE", plan.unkeep));
+        } catch (error) {
+          failed.set(plan.userId, `kept days: ${describeError(error)}`);
+        }
+      }),
+    ),
+  );
+  const paid = plans.filter((plan) => plan.awards.length > 0 && !failed.has(plan.userId));
+  let states: Map<string, Item[]>;
+  try {
+    states = await readersState(
+      deps,
+      paid.map((plan) => plan.userId),
+    );
+  } catch (error) {
+    for (const plan of paid) failed.set(plan.userId, `progress read: ${describeError(error)}`);
+    return { achieved: 0, failed };
+  }
+  let achieved = 0;
+  await Promise.all(
+    paid.map((plan) =>
+      limit(async () => {
+        const items = states.get(plan.userId);
+        if (!items) return void failed.set(plan.userId, "progress read: throttled (keys left unprocessed)");
+        try {
+          achieved += await achieve(deps, plan, items, changed.get(plan.userId));
+        } catch (error) {
+          failed.set(plan.userId, `achievements: ${describeError(error)}`);
+        }
+      }),
+    ),
+  );
+  return { achieved, failed };
+}

@@ -1,0 +1,83 @@
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  ACHIEVEMENT_SK_PREFIX,
+  AWARD_SK_PREFIX,
+  achievementOfKey,
+  countAttribute,
+  eventTypes,
+  profileKey,
+  progressKey,
+} from "@rewards/core";
+
+/** Every item of a user's partition whose sort key starts with `prefix`, read consistently, all pages. */
+async function partitionItems(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  prefix: string,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": prefix },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  return items;
+}
+
+/** What the table holds of one reader's progress, read consistently. */
+export interface ReaderState {
+  /** The profile's `xp`, `awards` and counts per type (absent attributes read as undefined). */
+  profile: { xp: number; awards: number; counts: Record<string, number | undefined> } | undefined;
+  /** The kept days (day numbers). */
+  keptDays: Set<number>;
+  /** The achievements earned (ids of the achievement items). */
+  achievements: Set<string>;
+  /** The ids the progress item lists as earned (what the writer reads instead of the items). */
+  listed: Set<string>;
+  /** The history's items (every award the history keeps). */
+  history: Record<string, unknown>[];
+}
+
+const numberOr = (value: unknown, fallback: number) => (typeof value === "number" ? value : fallback);
+
+/** A reader's profile, kept days, achievements and history, as the table holds them now. */
+export async function readerState(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+): Promise<ReaderState> {
+  const [{ Item: profile }, { Item: streak }, achievements, history] = await Promise.all([
+    dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true })),
+    dynamo.send(new GetCommand({ TableName: tableName, Key: progressKey(userId), ConsistentRead: true })),
+    partitionItems(dynamo, tableName, userId, ACHIEVEMENT_SK_PREFIX),
+    partitionItems(dynamo, tableName, userId, AWARD_SK_PREFIX),
+  ]);
+  const days = streak?.days;
+  const listed = streak?.achievements;
+  return {
+    profile: profile && {
+      xp: numberOr(profile.xp, 0),
+      awards: numberOr(profile.awards, 0),
+      counts: Object.fromEntries(
+        eventTypes.map((type) => {
+          const count = profile[countAttribute(type)];
+          return [type, typeof count === "number" ? count : undefined];
+        }),
+      ),
+    },
+    keptDays: days instanceof Set ? new Set([...days].map(Number)) : new Set(),
+    achievements: new Set(achievements.flatMap((item) => achievementOfKey(item.sk) ?? [])),
+    listed: listed instanceof Set ? new Set([...listed].map(String)) : new Set(),
+    history,
+  };
+}

@@ -1,0 +1,227 @@
+import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  achievementKey,
+  achievementTitle,
+  countAttribute,
+  eventTypes,
+  profileKey,
+  progressKey,
+  userOfKey,
+} from "@rewards/core";
+import { describeError, isConditionFailure } from "@rewards/core/aws";
+import { scanTable } from "../tableScan";
+import { type ProgressRepair, progressRepairOf } from "./progressRepair";
+import { readerState } from "./readerState";
+
+export interface RepairProgressOptions {
+  tableName: string;
+  /** One reader; undefined: every reader with a profile. */
+  userId?: string | undefined;
+  /** Also the counts per type (the backfill of readers paid before counts existed). */
+  counts: boolean;
+  /** Read and decide, write nothing. */
+  dryRun: boolean;
+  /** Epoch ms, an achievement's earnedAt. Date.now by default. */
+  now?: () => number;
+}
+
+/** What was (or, in a dry run, would be) repaired of one reader. */
+export interface ReaderRepair {
+  userId: string;
+  daysKept: number;
+  daysUnkept: number;
+  achieved: string[];
+  /** `set`: counts written; `changed`: the profile changed while we read it (run it again); `incomplete`: see ProgressRepair. */
+  counts: "set" | "changed" | "incomplete" | "right";
+  failed?: string;
+}
+
+export interface ProgressReport {
+  dryRun: boolean;
+  counts: boolean;
+  readers: ReaderRepair[];
+  totals: {
+    readers: number;
+    daysKept: number;
+    daysUnkept: number;
+    achieved: number;
+    countsSet: number;
+    failed: number;
+  };
+}
+
+/** Every reader with a profile, paging the table (a full scan: an operator's pass). */
+async function* everyReader(dynamo: DynamoDBDocumentClient, tableName: string): AsyncGenerator<string> {
+  const profile = profileKey("");
+  for await (const page of scanTable(dynamo, {
+    TableName: tableName,
+    FilterExpression: "sk = :profile",
+    ExpressionAttributeValues: { ":profile": profile.sk },
+    ProjectionExpression: "pk",
+  }))
+    for (const item of page.Items ?? []) {
+      const userId = userOfKey(item.pk);
+      if (userId !== undefined) yield userId;
+    }
+}
+
+/**
+ * The counts the history shows, set on the profile on the condition that nothing paid or
+ * revoked since they were read: `awards` and every count as read. A live award in between
+ * fails it (`changed`), and the next run reads again.
+ */
+async function setCounts(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  counts: Record<string, number>,
+  seen: { awards: number; counts: Record<string, number | undefined> },
+): Promise<"set" | "changed"> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ":awards": seen.awards };
+  const sets: string[] = [];
+  const conditions = ["awards = :awards"];
+  eventTypes.forEach((type, i) => {
+    names[`#c${i}`] = countAttribute(type);
+    values[`:c${i}`] = counts[type] ?? 0;
+    sets.push(`#c${i} = :c${i}`);
+    const was = seen.counts[type];
+    if (was === undefined) conditions.push(`attribute_not_exists(#c${i})`);
+    else {
+      values[`:seen${i}`] = was;
+      conditions.push(`#c${i} = :seen${i}`);
+    }
+  });
+  try {
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: profileKey(userId),
+        UpdateExpression: `SET ${sets.join(", ")}`,
+        ConditionExpression: conditions.join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return "set";
+  } catch (error) {
+    if (isConditionFailure(error)) return "changed";
+    throw error;
+  }
+}
+
+async function applyRepair(
+  dynamo: DynamoDBDocumentClient,
+  options: RepairProgressOptions,
+  userId: string,
+  repair: ProgressRepair,
+  seen: Awaited<ReturnType<typeof readerState>>["profile"],
+): Promise<ReaderRepair["counts"]> {
+  const { tableName } = options;
+  for (const [action, days] of [
+    ["ADD", repair.keep],
+    ["DELETE", repair.unkeep],
+  ] as const)
+    if (days.length > 0)
+      await dynamo.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: progressKey(userId),
+          UpdateExpression: `${action} #days :days`,
+          ExpressionAttributeNames: { "#days": "days" },
+          ExpressionAttributeValues: { ":days": new Set(days) },
+        }),
+      );
+  let counts: ReaderRepair["counts"] = repair.counts === "incomplete" ? "incomplete" : "right";
+  if (repair.counts !== undefined && repair.counts !== "incomplete" && seen)
+    counts = await setCounts(dynamo, tableName, userId, repair.counts, seen);
+  const earnedAt = new Date((options.now ?? Date.now)()).toISOString();
+  for (const achievement of repair.achieve) {
+    try {
+      await dynamo.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...achievementKey(userId, achievement),
+            userId,
+            achievement,
+            title: achievementTitle(achievement),
+            earnedAt,
+          },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  if (repair.list.length > 0)
+    await dynamo.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: progressKey(userId),
+        UpdateExpression: "ADD achievements :earned",
+        ExpressionAttributeValues: { ":earned": new Set(repair.list) },
+      }),
+    );
+  return counts;
+}
+
+/**
+ * Recomputes what the stream derives of readers' progress — kept days and achievements — from
+ * the history the table holds, and with `counts`, backfills the counts per type of readers paid
+ * before they were counted (docs/operations.md, "Counts, streaks and achievements"). Idempotent:
+ * a reader already right is read and left alone; safe beside live traffic (progressRepairOf,
+ * setCounts). Never touches XP, `awards`, or an achievement already earned.
+ */
+export async function repairProgress(
+  dynamo: DynamoDBDocumentClient,
+  options: RepairProgressOptions,
+): Promise<ProgressReport> {
+  const readers: ReaderRepair[] = [];
+  const ids = options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId];
+  for await (const userId of ids) {
+    try {
+      const state = await readerState(dynamo, options.tableName, userId);
+      const repair = progressRepairOf(state, { counts: options.counts });
+      const counts = options.dryRun
+        ? repair.counts === undefined
+          ? "right"
+          : repair.counts === "incomplete"
+            ? "incomplete"
+            : "set"
+        : await applyRepair(dynamo, options, userId, repair, state.profile);
+      readers.push({
+        userId,
+        daysKept: repair.keep.length,
+        daysUnkept: repair.unkeep.length,
+        achieved: repair.achieve,
+        counts,
+      });
+    } catch (error) {
+      readers.push({
+        userId,
+        daysKept: 0,
+        daysUnkept: 0,
+        achieved: [],
+        counts: "right",
+        failed: describeError(error),
+      });
+    }
+  }
+  readers.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  const sum = (count: (reader: ReaderRepair) => number) => readers.reduce((total, r) => total + count(r), 0);
+  return {
+    dryRun: options.dryRun,
+    counts: options.counts,
+    readers,
+    totals: {
+      readers: readers.length,
+      daysKept: sum((r) => r.daysKept),
+      daysUnkept: sum((r) => r.daysUnkept),
+      achieved: sum((r) => r.achieved.length),
+      countsSet: sum((r) => (r.counts === "set" ? 1 : 0)),
+      failed: sum((r) => (r.failed ? 1 : 0)),
+    },
+  };
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from "node:crypto";
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  ACHIEVEMENT_SK_PREFIX,
+  countAttribute,
+  dayNumberOf,
+  dayOfNumber,
+  eventTypes,
+  profileKey,
+  progressKey,
+} from "@rewards/core";
+import { createDynamoClient } from "@rewards/core/aws";
+import { repairProgress } from "@rewards/ops";
+import { completed, eventBody, runCli, stackTest } from "@rewards/testing";
+import { describe, expect } from "vitest";
+import { award, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistoryOfStream } from "./fixtures/historyFixtures";
+
+const it = stackTest();
+
+const today = dayNumberOf(new Date().toISOString().slice(0, 10));
+const days = Array.from({ length: 7 }, (_, i) => dayOfNumber(today - 6 + i));
+
+/** A reader as the code before counts, streaks and achievements left them: no counts, no kept days, no achievements. */
+async function asPaidBefore(env: Record<string, string>, tableName: string, userId: string) {
+  const dynamo = createDynamoClient(env);
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: profileKey(userId),
+      UpdateExpression: `REMOVE ${eventTypes.map((_, i) => `#c${i}`).join(", ")}`,
+      ExpressionAttributeNames: Object.fromEntries(
+        eventTypes.map((type, i) => [`#c${i}`, countAttribute(type)]),
+      ),
+    }),
+  );
+  await dynamo.send(new DeleteCommand({ TableName: tableName, Key: progressKey(userId) }));
+  for (const item of await achievementItems(env, tableName, userId))
+    await dynamo.send(new DeleteCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk } }));
+}
+
+async function achievementItems(env: Record<string, string>, tableName: string, userId: string) {
+  const { Items } = await createDynamoClient(env).send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+      ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": ACHIEVEMENT_SK_PREFIX },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
+}
+
+async function stored(env: Record<string, string>, tableName: string, userId: string) {
+  const dynamo = createDynamoClient(env);
+  const [{ Item: profile }, { Item: streak }] = await Promise.all([
+    dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true })),
+    dynamo.send(new GetCommand({ TableName: tableName, Key: progressKey(userId), ConsistentRead: true })),
+  ]);
+  return {
+    counts: Object.fromEntries(eventTypes.map((type) => [type, profile?.[countAttribute(type)]])),
+    days: [...((streak?.days as Set<number> | undefined) ?? [])].sort((a, b) => a - b).map(dayOfNumber),
+    achievements: (await achievementItems(env, tableName, userId)).map((item) => item.achievement).sort(),
+  };
+}
+
+describe("rewards backfill: readers paid before counts, streaks and achievements", () => {
+  it("a dry run writes nothing; the run sets counts, kept days and achievements exactly; a second run changes nothing", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const env = table.env;
+    const user = `b-${randomUUID().slice(0, 6)}`;
+    await award(env, [
+      ...days.map((day) => eventBody("streak.day", { userId: user, day })),
+      completed(user, "a"),
+      completed(user, "b"),
+    ]);
+    await writeHistoryOfStream(env, table.streamArn);
+    await asPaidBefore(env, table.tableName, user);
+    expect(await stored(env, table.tableName, user)).toEqual({
+      counts: Object.fromEntries(eventTypes.map((type) => [type, undefined])),
+      days: [],
+      achievements: [],
+    });
+
+    const cli = (...args: string[]) => runCli(["backfill", ...args], { ...env, TABLE_NAME: table.tableName });
+    const dry = await cli("--user", user, "--dry-run", "--json");
+    expect([dry.code, dry.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dryRun: true,
+      counts: true,
+      readers: [
+        {
+          userId: user,
+          daysKept: 7,
+          daysUnkept: 0,
+          achieved: ["first-article", "streak-7", "level-2"],
+          counts: "set",
+        },
+      ],
+      totals: { readers: 1, daysKept: 7, daysUnkept: 0, achieved: 3, countsSet: 1, failed: 0 },
+    });
+    expect((await stored(env, table.tableName, user)).achievements).toEqual([]);
+
+    const run = await cli("--all");
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(run.stdout).toContain(
+      "progress of 1 reader: 7 days kept, 0 days un-kept, 3 achievements earned, counts set for 1 reader",
+    );
+    const right = {
+      counts: { "article.completed": 2, "article.shared": 0, "streak.day": 7, "signup.completed": 0 },
+      days,
+      achievements: ["first-article", "level-2", "streak-7"],
+    };
+    expect(await stored(env, table.tableName, user)).toEqual(right);
+
+    const again = await cli("--user", user, "--json");
+    expect(JSON.parse(again.stdout).totals).toEqual({
+      readers: 1,
+      daysKept: 0,
+      daysUnkept: 0,
+      achieved: 0,
+      countsSet: 0,
+      failed: 0,
+    });
+    expect(await stored(env, table.tableName, user)).toEqual(right);
+  });
+
+  it("beside live traffic: an award paid while it reads leaves the counts to the next run, never wrong", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const env = table.env;
+    const user = `l-${randomUUID().slice(0, 6)}`;
+    await award(env, [completed(user, "a"), completed(user, "b")]);
+    await writeHistoryOfStream(env, table.streamArn);
+    await asPaidBefore(env, table.tableName, user);
+
+    // A reader paid between the backfill's read and its write: the award's own transaction adds its count.
+    const dynamo = createDynamoClient(env);
+    let raced = false;
+    const racing = {
+      send: async (command: { input: { UpdateExpression?: string } }) => {
+        if (!raced && command.input.UpdateExpression?.startsWith("SET ")) {
+          raced = true;
+          await award(env, [completed(user, "c")]);
+        }
+        return dynamo.send(command as never);
+      },
+    } as unknown as typeof dynamo;
+    const first = await repairProgress(racing, {
+      tableName: table.tableName,
+      userId: user,
+      counts: true,
+      dryRun: false,
+    });
+    expect(first.readers[0]?.counts).toBe("changed");
+    expect((await stored(env, table.tableName, user)).counts["article.completed"]).toBe(1);
+
+    // The history catches up; the next run sets what every award adds up to.
+    await writeHistoryOfStream(env, table.streamArn);
+    const second = await repairProgress(dynamo, {
+      tableName: table.tableName,
+      userId: user,
+      counts: true,
+      dryRun: false,
+    });
+    expect(second.readers[0]?.counts).toBe("set");
+    expect((await stored(env, table.tableName, user)).counts).toEqual({
+      "article.completed": 3,
+      "article.shared": 0,
+      "streak.day": 0,
+      "signup.completed": 0,
+    });
+  });
+});
