@@ -120,7 +120,8 @@ export function generateTraffic(options: TrafficOptions): Traffic {
     emitted.push(intent);
     counts.unique++;
     const userId = intent.data.userId as string;
-    if (intent.type === "streak.day") (keptDays[userId] ??= []).push(intent.data.day as string);
+    if (intent.type === "streak.day")
+      keptDays[userId] = [...(keptDays[userId] ?? []), intent.data.day as string];
     const event = envelope(intent.type, intent.data, time);
     const rule = rules[intent.type];
     if (options.dailyCap !== undefined && rule.dailyCapped) {
