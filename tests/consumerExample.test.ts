@@ -50,7 +50,8 @@ describe("a Python consumer (examples/python/consume.py) on rewards dev's consum
       const [ann, bob] = [`ann-${randomUUID().slice(0, 6)}`, `bob-${randomUUID().slice(0, 6)}`];
       const events = [completed(ann, "a"), completed(ann, "b"), completed(ann, "a"), completed(bob, "a")];
       expect((await runCli(["publish", "-"], env, `${events.join("\n")}\n`)).code).toBe(0);
-      expect(await waitFor(async () => (await waiting()) >= 3, { timeoutMs: HANG_GUARD_MS })).toBe(true);
+      // Three awards, and each reader's first-article achievement (after the history's writer).
+      expect(await waitFor(async () => (await waiting()) >= 5, { timeoutMs: HANG_GUARD_MS })).toBe(true);
 
       const state = join(tmpdir(), `consumer-${randomUUID()}.json`);
       const first = await consume(env, ["--state", state]);
@@ -60,15 +61,18 @@ describe("a Python consumer (examples/python/consume.py) on rewards dev's consum
         run.lines.filter((line) => !line.startsWith("duplicate ")).sort();
       expect(shownLines(first)).toEqual(
         [
+          `achieved ${ann} first-article (First article)`,
+          `achieved ${bob} first-article (First article)`,
           `granted ${ann} +20 ${ann}#a#article.completed`,
           `granted ${ann} +20 ${ann}#b#article.completed`,
           `granted ${bob} +20 ${bob}#a#article.completed`,
         ].sort(),
       );
       expect(first.summary()).toMatchObject({
-        handled: 3,
+        handled: 5,
         unreadable: 0,
         xp: { [ann]: 40, [bob]: 20 },
+        achievements: { [ann]: ["first-article"], [bob]: ["first-article"] },
       });
 
       // An operator revokes ann's first award (its guard marked revoked: the announcer sends reward.revoked) ...

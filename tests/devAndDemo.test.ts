@@ -148,11 +148,17 @@ describe("rewards dev", () => {
       async () => {
         const tail = await runCli(["grants", "tail", "--json"], env);
         grants.push(...tail.stdout.split("\n").filter(Boolean));
-        return grants.length > 0;
+        // The award, then (after the history's writer) the reader's first achievement.
+        return grants.length >= 2;
       },
       { timeoutMs: HANG_GUARD_MS },
     );
-    expect(grants.map((line) => JSON.parse(line).data)).toEqual([
+    const ofType = (type: string) =>
+      grants.map((line) => JSON.parse(line)).filter((event) => event.type === type);
+    expect(ofType("reward.achieved").map((event) => event.data)).toEqual([
+      expect.objectContaining({ userId: "dev-user", achievement: "first-article", title: "First article" }),
+    ]);
+    expect(ofType("reward.granted").map((event) => event.data)).toEqual([
       expect.objectContaining({ userId: "dev-user", intentKey: "dev-user#a#article.completed", xp: 20 }),
     ]);
     const moto = motoChildrenOf(dev.child.pid as number);

@@ -4,9 +4,10 @@ import { runSoak } from "./soak/runSoak";
 /**
  * One fixed seed of the soak (`npm run soak` runs more, with and without kills): every fault
  * kind on, 27% duplicates, 2% poison, worker and announcer processes SIGKILLed mid-run (the
- * history's writer too); every award announced as reward.granted by exactly one id; a tenth of
- * the awards revoked with `rewards revoke` meanwhile, each once and announced once as
- * reward.revoked. A second seed without kills (the function from source) asserted nothing this
+ * history's writer too, on its own schedule); every award announced as reward.granted by
+ * exactly one id; a tenth of the awards revoked with `rewards revoke` meanwhile, each once and
+ * announced once as reward.revoked; every reader's progress exact and each achievement
+ * announced as reward.achieved by one id. A second seed without kills (the function from source) asserted nothing this
  * one does not, for 40 s of `npm test` (docs/testing.md); the source function runs in the
  * worker and dev tests.
  */
@@ -32,10 +33,20 @@ describe("seeded fault soak", () => {
         wronglyAnnouncedRevocations: 0,
         inconsistentRevocations: 0,
         // Every award has exactly one history item, with its XP and revocation, though the
-        // history's writer was killed with the announcer.
+        // history's writer was killed as often, on its own schedule; it caught up (its given-up
+        // batches replayed), then the announcer did.
+        historyKills: options.kills,
         historyMismatched: 0,
         historyItems: row.uniqueIntents,
+        historyCaughtUp: true,
+        announcerCaughtUp: true,
+        unreplayedBatches: 0,
+        // Every reader's kept days, counts and achievements exact (checkProgress, as the demo),
+        // each achievement heard as reward.achieved by its one id, every copy the same.
+        progressMismatched: 0,
+        inconsistentAchieved: 0,
       });
+      expect(row.achievedAnnounced).toBe(row.achievements);
       expect(row.revoked).toBeGreaterThan(0);
       expect(row.revocationsAnnounced).toBe(row.revoked);
       expect(row.revocationCopies).toBeGreaterThanOrEqual(row.revoked);

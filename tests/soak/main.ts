@@ -1,7 +1,8 @@
 /**
  * `npm run soak -- --seeds N --events M [--kill] [--artifact] [--revoke R] [--first-seed S] [--json]`: seeded soak
- * runs, one row per seed; exit 1 on any lost or double-paid award, unparked poison or
- * undrained queue. See runSoak.ts for what a run does.
+ * runs, one row per seed; exit 1 on any lost or double-paid award, unparked poison,
+ * undrained queue, award or revocation announced wrongly, history item wrong, or reader's
+ * progress (kept days, counts, achievements, reward.achieved) not exact. See runSoak.ts for what a run does.
  */
 import { parseArgs } from "node:util";
 import Table from "cli-table3";
@@ -63,13 +64,18 @@ else {
       "faults",
       "redelivered",
       "parked (copies)",
-      "kills",
+      "kills (writer)",
       "granted ids (copies)",
       "unannounced",
       "revoked (XP, runs)",
       "revoked ids (copies)",
       "revoked twice",
       "history (wrong)",
+      "kept days",
+      "achievements (sticky)",
+      "achieved ids (copies)",
+      "progress wrong",
+      "given up (writer, announcer)",
       "lost",
       "double-paid",
       "s",
@@ -92,13 +98,18 @@ else {
       faults,
       r.redeliveries,
       `${r.parked} (${r.dlqCopies})`,
-      r.kills,
+      `${r.kills} (${r.historyKills})`,
       `${r.announced} (${r.grantCopies})`,
       r.unannounced + r.wronglyAnnounced + r.inconsistentGrants,
       `${r.revoked} (${r.revokedXp}, ${r.revokeRuns})`,
       `${r.revocationsAnnounced} (${r.revocationCopies})${r.unannouncedRevocations + r.wronglyAnnouncedRevocations + r.inconsistentRevocations > 0 ? " WRONG" : ""}`,
       r.revokedTwice,
-      `${r.historyItems} (${r.historyMismatched})`,
+      `${r.historyItems} (${r.historyMismatched})${r.historyItems !== r.historyGuards ? ` of ${r.historyGuards} guards` : ""}${r.historyCaughtUp ? "" : " BEHIND"}`,
+      r.keptDays,
+      `${r.achievements} (${r.stickyAchievements})`,
+      `${r.achievedAnnounced} (${r.achievedCopies})${r.inconsistentAchieved > 0 ? " WRONG" : ""}${r.announcerCaughtUp ? "" : " BEHIND"}`,
+      r.progressMismatched,
+      `${r.historyGivenUpBatches}, ${r.givenUpBatches}${r.unreplayedBatches > 0 ? ` (${r.unreplayedBatches} unreplayed)` : ""}`,
       r.lost,
       r.doublePaid,
       r.seconds,
@@ -110,7 +121,7 @@ else {
 const bad = rows.filter((r) => !r.ok);
 process.stdout.write(
   bad.length === 0
-    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else; every revocation made once, taken back from its user (XP = paid − revoked) and announced by one id; every award has exactly one history item with its XP and revocation.\n`
-    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants}, revoked ${r.revoked}, revoked twice ${r.revokedTwice}, revocations unannounced ${r.unannouncedRevocations}, wrongly announced ${r.wronglyAnnouncedRevocations}, inconsistent ${r.inconsistentRevocations}, history items wrong ${r.historyMismatched})`).join("; ")}\n`,
+    ? `${rows.length} seed(s): 0 lost, 0 double-paid, every poison and stale message parked, no stale one paid, every award announced by one id and nothing else; every revocation made once, taken back from its user (XP = paid − revoked) and announced by one id; every award has exactly one history item with its XP and revocation; every reader's kept days are the streak days paid and not revoked, their counts their history's, their achievements those their state earns (or earned before a revocation), each held once and announced as reward.achieved by one id, and nothing else.\n`
+    : `${bad.length} seed(s) failed: ${bad.map((r) => `seed ${r.seed} (lost ${r.lost}, double-paid ${r.doublePaid}, unparked ${r.unparked}, misparked ${r.misparked}, drained ${r.drained}, unannounced ${r.unannounced}, wrongly announced ${r.wronglyAnnounced}, inconsistent ${r.inconsistentGrants}, revoked ${r.revoked}, revoked twice ${r.revokedTwice}, revocations unannounced ${r.unannouncedRevocations}, wrongly announced ${r.wronglyAnnouncedRevocations}, inconsistent ${r.inconsistentRevocations}, history items wrong ${r.historyMismatched} (${r.historyItems} items, ${r.historyGuards} guards), writer caught up ${r.historyCaughtUp}, announcer caught up ${r.announcerCaughtUp}, batches unreplayed ${r.unreplayedBatches}, progress not exact ${r.progressMismatched}${r.progressProblems.length > 0 ? ` [${r.progressProblems.join("; ")}]` : ""}, reward.achieved copies differing ${r.inconsistentAchieved})`).join("; ")}\n`,
 );
 process.exit(bad.length === 0 ? 0 : 1);

@@ -12,24 +12,27 @@ import {
   guardImageSchema,
   guardKey,
   type RevokeResult,
-  type RewardGranted,
+  type RewardAchieved,
   type RewardRevoked,
   revokeId,
-  rewardGrantedSchema,
   rewardRevoked,
-  rewardRevokedSchema,
   seededRandom,
 } from "@rewards/core";
 import { createDynamoClient, createSqsClient, createStreamsClient } from "@rewards/core/aws";
+import { createHistoryDeps } from "@rewards/history";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import {
+  achievedAmong,
   announcerReplayTarget,
+  grantsAmong,
+  historyReplayTarget,
   queueCounts,
   readProfiles,
+  receiveGrants,
   replayStreamFailures,
   waitForDrain,
 } from "@rewards/ops";
-import { checkGrants, checkHistory, generateTraffic, sendTraffic } from "@rewards/scenario";
+import { checkGrants, checkHistory, checkProgress, generateTraffic, sendTraffic } from "@rewards/scenario";
 import { drain, REWARDS_BIN } from "@rewards/testing";
 
 export interface SoakOptions {
@@ -37,8 +40,9 @@ export interface SoakOptions {
   events: number;
   users?: number;
   /**
-   * SIGKILL a worker process mid-batch this many times, and the announcer and the history's
-   * writer each time too, restarting them (0: none). Both resume from their checkpoint files.
+   * SIGKILL a worker process mid-batch this many times, and the announcer each time too; and
+   * the history's writer as many times, on its own seeded schedule; restarting each (0: none).
+   * The announcer and the writer resume from their checkpoint files.
    */
   kills?: number;
   /** The worker function's code: its TypeScript source (default), or the deployable bundle. */
@@ -66,7 +70,12 @@ export interface SoakRow {
   /** Distinct poison messages in the DLQ with a rewards.error, and the copies there. */
   parked: number;
   dlqCopies: number;
+  /** Worker kills (the announcer killed with each), and the history writer's kills, on its own schedule. */
   kills: number;
+  historyKills: number;
+  /** Whether the last `--drain` of the writer, then of the announcer (started once the writer had), caught up in time. */
+  historyCaughtUp: boolean;
+  announcerCaughtUp: boolean;
   /** reward.granted: distinct ids, copies received, awards never announced, ids naming no award, ids whose copies differ. */
   announced: number;
   grantCopies: number;
@@ -85,11 +94,32 @@ export interface SoakRow {
   unannouncedRevocations: number;
   wronglyAnnouncedRevocations: number;
   inconsistentRevocations: number;
-  /** History items on the table, and guards without exactly one of the same XP and revocation (or items naming no guard). */
+  /** History items and guards on the table, and guards without exactly one item of the same XP and revocation (or items naming no guard). */
   historyItems: number;
+  historyGuards: number;
   historyMismatched: number;
   /** Announcer batches given up (to its failure queue) and replayed from the stream. */
   givenUpBatches: number;
+  /** The history writer's batches given up (to its failure queue) and replayed from the stream, as the demo does. */
+  historyGivenUpBatches: number;
+  /** Given-up batches (the writer's and the announcer's) the replay could not finish. */
+  unreplayedBatches: number;
+  /**
+   * Readers' progress (checkProgress, as the demo checks it): kept days and achievement items on
+   * the table; achievements held though revocations took back what crossed them (sticky, allowed
+   * only if the state before the revocations earns them); distinct reward.achieved ids heard and
+   * copies; ids whose copies differ; and what is not exact (kept days against the streak.day
+   * intents paid and not revoked, counts against the history, achievements against the state,
+   * each achievement heard under its one id and nothing else), the first few lines of it.
+   */
+  keptDays: number;
+  achievements: number;
+  stickyAchievements: number;
+  achievedAnnounced: number;
+  achievedCopies: number;
+  inconsistentAchieved: number;
+  progressMismatched: number;
+  progressProblems: string[];
   lost: number;
   doublePaid: number;
   /** Poison messages missing from the DLQ, and valid ones found there. */
@@ -144,11 +174,32 @@ export function announcerRules(): FaultRule[] {
   ];
 }
 
+/** Faults on the history writer's own calls: its history and achievement puts, kept-day updates and readers' reads. */
+export function historyRules(): FaultRule[] {
+  return [
+    { operation: "PutItem", fault: "latency", probability: 0.2, fixedMs: 2, jitterMs: 10 },
+    { operation: "PutItem", fault: "throttle", probability: 0.03 },
+    { operation: "PutItem", fault: "http500", probability: 0.02 },
+    { operation: "PutItem", fault: "reset", probability: 0.02 },
+    { operation: "PutItem", fault: "commitThenDrop", probability: 0.03 },
+    { operation: "UpdateItem", fault: "throttle", probability: 0.03 },
+    { operation: "UpdateItem", fault: "http500", probability: 0.02 },
+    { operation: "UpdateItem", fault: "commitThenDrop", probability: 0.03 },
+    { operation: "BatchGetItem", fault: "throttle", probability: 0.03 },
+    { operation: "BatchGetItem", fault: "http500", probability: 0.02 },
+  ];
+}
+
 /**
  * One seeded soak run: producer → queue → `rewards worker` processes → handler → table, every
  * fault kind on through fault proxies in front of SQS and DynamoDB, 27% duplicates, 2%
- * poison, and optionally workers SIGKILLed mid-batch. Then every user's award count and XP
- * are compared with the traffic's, and the DLQ with the poison sent.
+ * poison, a tenth of the awards revoked meanwhile, `rewards announcer` and `rewards history`
+ * on the table's stream through their own faults, and optionally workers SIGKILLed mid-batch
+ * (the announcer with them) and the history's writer SIGKILLed on its own schedule. Then the
+ * writer catches up (its given-up batches replayed), then the announcer (its too); and every
+ * user's award count and XP are compared with the traffic's, the DLQ with the poison sent,
+ * the bus with the table's awards and revocations, the history with the guards, and every
+ * reader's progress (kept days, counts, achievements, reward.achieved) as the demo checks it.
  */
 export async function runSoak(options: SoakOptions): Promise<SoakRow> {
   const started = Date.now();
@@ -187,6 +238,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     rules: announcerRules(),
     seed: options.seed + 3,
   });
+  const historyProxy = await startFaultProxy({
+    target: stack.endpoints.dynamodb,
+    rules: historyRules(),
+    seed: options.seed + 4,
+  });
   const workerEnv = {
     ...stack.env,
     AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
@@ -211,14 +267,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     "--function",
     options.function ?? "source",
   ];
+  // `--drain` runs keep their stderr: it says whether they caught up.
   const spawnAnnouncer = (...extra: string[]) =>
     spawn(process.execPath, [...announcerArgs, ...extra], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...announcerEnv },
-      stdio: "ignore",
+      stdio: ["ignore", "ignore", extra.includes("--drain") ? "pipe" : "ignore"],
     });
   let announcer = spawnAnnouncer();
-  // The history's writer on the same stream, through the same faults (its PutItems through the
-  // table's): retried until its records expire, so nothing is given up to a queue the soak has not.
+  // The history's writer on the same stream (its reads through the announcer's stream faults),
+  // its own calls through its own faults, with the deployed retries and failure queue
+  // (HISTORY_FAILURE_QUEUE_URL): a batch it gives up is replayed at the end, as the demo does.
   const historyCheckpoint = join(scratch, "history-checkpoint.json");
   const spawnHistory = (...extra: string[]) =>
     spawn(
@@ -228,8 +286,6 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
         "history",
         "--checkpoint",
         historyCheckpoint,
-        "--max-retries",
-        "-1",
         "--timeout",
         String(INVOCATION_TIMEOUT_SECONDS),
         "--function",
@@ -241,9 +297,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
           PATH: process.env.PATH,
           HOME: process.env.HOME,
           ...announcerEnv,
-          AWS_ENDPOINT_URL_DYNAMODB: dynamoProxy.endpoint,
+          AWS_ENDPOINT_URL_DYNAMODB: historyProxy.endpoint,
         },
-        stdio: "ignore",
+        stdio: ["ignore", "ignore", extra.includes("--drain") ? "pipe" : "ignore"],
       },
     );
   let historyWriter = spawnHistory();
@@ -251,6 +307,21 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     child.exitCode !== null || child.signalCode !== null
       ? Promise.resolve()
       : new Promise((resolve) => child.once("exit", resolve));
+  /**
+   * A `--drain` run to its end: whether it caught up within `timeoutMs` (killed if not). It
+   * exits 1 for batches it gave up too (replayed after it); only its own notice says it stopped
+   * before catching up.
+   */
+  const drainedBy = async (child: ChildProcess, timeoutMs: number): Promise<boolean> => {
+    let stderr = "";
+    child.stderr?.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    await exited(child);
+    clearTimeout(timer);
+    return child.signalCode === null && !stderr.includes("--drain stopped by");
+  };
   const workers = new Set<ChildProcess>();
   const startWorker = () => {
     const child = spawn(
@@ -273,6 +344,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     child.once("exit", () => workers.delete(child));
     return child;
   };
+  /** Set when the run ends, however: the writer's kills stop (no writer started after it). */
+  let stopping = false;
   const direct = { ...stack.env, AWS_REGION: stack.env.AWS_REGION ?? "us-east-1" };
   const sqs = createSqsClient(direct);
   const dynamo = createDynamoClient(direct);
@@ -331,6 +404,20 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     for (let i = 0; i < (options.workers ?? 2); i++) startWorker();
     // Until every chosen intent is revoked: the last ones paid may need a run after the drain.
     const revoking = revokeWhileRunning(Date.now() + 90_000 + options.events * 40);
+    // The history's writer on its own schedule (its own random sequence), wherever it is: mid-batch
+    // between a history put and its reader's progress, or between an achievement's put and its
+    // listing. A new one resumes from the checkpoint; what the killed one wrote is written again.
+    const historyRandom = seededRandom(options.seed * 7919 + 3);
+    let historyKills = 0;
+    const killingHistory = (async () => {
+      for (; historyKills < (options.kills ?? 0); historyKills++) {
+        await delay(1500 + Math.floor(historyRandom() * 2500));
+        if (stopping) return;
+        historyWriter.kill("SIGKILL");
+        await exited(historyWriter);
+        historyWriter = spawnHistory();
+      }
+    })();
     let kills = 0;
     for (; kills < (options.kills ?? 0); kills++) {
       await delay(1000 + Math.floor(random() * 2000));
@@ -349,10 +436,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       announcer.kill("SIGKILL");
       await exited(announcer);
       announcer = spawnAnnouncer();
-      historyWriter.kill("SIGKILL");
-      await exited(historyWriter);
-      historyWriter = spawnHistory();
     }
+    await killingHistory;
     const drained = await waitForDrain(sqs, stack.resources.queueUrl, 60_000 + options.events * 40);
     await revoking;
     await Promise.all(
@@ -361,14 +446,29 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
         return new Promise((resolve) => worker.once("exit", resolve));
       }),
     );
-    // Every award is in the table now: one last announcer runs until it has announced them all.
-    announcer.kill("SIGTERM");
-    await exited(announcer);
-    announcer = spawnAnnouncer("--drain");
+    // Every award and revocation is in the table now. First the history's writer catches up
+    // (one last writer runs until it has written them all), and the batches it gave up are
+    // replayed from the stream, as the demo does (`rewards history replay`): every history item,
+    // kept day and achievement item is then written.
+    const catchUpMs = 60_000 + options.events * 40;
     historyWriter.kill("SIGTERM");
     await exited(historyWriter);
     historyWriter = spawnHistory("--drain");
-    await Promise.all([exited(announcer), exited(historyWriter)]);
+    const historyCaughtUp = await drainedBy(historyWriter, catchUpMs);
+    const historyReplayed = await replayStreamFailures({
+      sqs,
+      streams: createStreamsClient({ ...direct }),
+      target: historyReplayTarget(createHistoryDeps({ ...stack.env, LOG_LEVEL: "silent" })),
+      queueUrl: stack.resources.historyFailureQueueUrl,
+      max: 1000,
+      dryRun: false,
+    });
+    // Only then the announcer: the achievement items it announces are the writer's. One last
+    // announcer, started after them, runs until it has announced everything; then its given-up batches.
+    announcer.kill("SIGTERM");
+    await exited(announcer);
+    announcer = spawnAnnouncer("--drain");
+    const announcerCaughtUp = await drainedBy(announcer, catchUpMs);
     const history = await checkHistory(dynamo, stack.resources.tableName);
     const replayed = await replayStreamFailures({
       sqs,
@@ -378,12 +478,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       max: 1000,
       dryRun: false,
     });
-    const received = (await drain(sqs, stack.resources.grantsQueueUrl)).map(announcementOf);
-    const grants = await checkGrants(
-      dynamo,
-      stack.resources.tableName,
-      received.flatMap((item) => (item?.type === "reward.granted" ? [item] : [])),
-    );
+    const bus = await receiveGrants(sqs, stack.resources.grantsQueueUrl, {
+      max: Number.MAX_SAFE_INTEGER,
+      waitSeconds: 0,
+      keep: false,
+    });
+    const received = bus.announcements.map(({ announcement }) => announcement);
+    const grants = await checkGrants(dynamo, stack.resources.tableName, grantsAmong(bus));
     // Every revoked intent's guard, and the reward.revoked it announces.
     const expectedRevocations = new Map<string, RewardRevoked>();
     for (const intentKey of revocations.keys()) {
@@ -410,17 +511,40 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     const inconsistentRevocations = new Set<string>();
     let revocationCopies = 0;
     for (const item of received) {
-      if (item?.type !== "reward.revoked") continue;
+      if (item.type !== "reward.revoked") continue;
       revocationCopies++;
       const earlier = revokedSeen.get(item.id) ?? expectedRevocations.get(item.id);
       if (earlier && !isDeepStrictEqual(earlier, item)) inconsistentRevocations.add(item.id);
       revokedSeen.set(item.id, item);
     }
     const revokedXp = new Map<string, { xp: number; awards: number }>();
+    // A revoked streak.day award un-keeps its day (docs/reading.md#streaks).
+    const unkept = new Set<string>();
     for (const { award } of toRevoke) {
       if (pendingRevocation.has(award.intentKey)) continue;
       const taken = revokedXp.get(award.userId) ?? { xp: 0, awards: 0 };
       revokedXp.set(award.userId, { xp: taken.xp + award.amount, awards: taken.awards + 1 });
+      const day = award.data.day ?? award.day;
+      if (award.type === "streak.day" && day !== undefined) unkept.add(`${award.userId} ${day}`);
+    }
+
+    // Every reader's progress, exactly as the demo checks it: the kept days are the days of the
+    // streak.day intents sent and paid, less those revoked; reward.achieved as heard on the bus.
+    const achieved = achievedAmong(bus);
+    const expectedKeptDays = Object.fromEntries(
+      Object.entries(traffic.expectedKeptDays).map(([userId, days]) => [
+        userId,
+        days.filter((day) => !unkept.has(`${userId} ${day}`)),
+      ]),
+    );
+    const progress = await checkProgress(dynamo, stack.resources.tableName, expectedKeptDays, achieved);
+    // One achievement, one event: every copy of a reward.achieved id the same.
+    const achievedSeen = new Map<string, RewardAchieved>();
+    const inconsistentAchieved = new Set<string>();
+    for (const event of achieved) {
+      const earlier = achievedSeen.get(event.id);
+      if (earlier && !isDeepStrictEqual(earlier, event)) inconsistentAchieved.add(event.id);
+      achievedSeen.set(event.id, event);
     }
 
     const expectedAwards = new Map<string, number>();
@@ -470,7 +594,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
     const misparked = dlq.filter(
       (m) => !poisonBodies.has(m.Body ?? "") || !m.MessageAttributes?.["rewards.reason"]?.StringValue,
     ).length;
-    const proxies = [dynamoProxy, sqsProxy, streamProxy, busProxy].map((proxy) => proxy.counts());
+    const proxies = [dynamoProxy, sqsProxy, streamProxy, busProxy, historyProxy].map((proxy) =>
+      proxy.counts(),
+    );
     const faults = Object.fromEntries(
       (Object.keys(proxies[0] ?? {}) as Array<FaultKind | "forwarded">)
         .filter((kind) => kind !== "forwarded")
@@ -489,10 +615,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       parked: parkedSources.size,
       dlqCopies: dlq.length,
       kills,
+      historyKills,
+      historyCaughtUp,
+      announcerCaughtUp,
       announced: grants.announced,
       grantCopies: grants.copies,
       unannounced: grants.missing.length,
-      wronglyAnnounced: grants.unexpected.length + received.filter((item) => item === undefined).length,
+      // Ids naming no award, and messages on the grants queue that hold no announcement.
+      wronglyAnnounced: grants.unexpected.length + bus.unreadable.length,
       inconsistentGrants: grants.inconsistent.length,
       revoked: revocations.size - pendingRevocation.size,
       revokedXp: [...revokedXp.values()].reduce((sum, taken) => sum + taken.xp, 0),
@@ -506,8 +636,19 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
         .length,
       inconsistentRevocations: inconsistentRevocations.size,
       historyItems: history.items,
+      historyGuards: history.guards,
       historyMismatched: history.mismatched.length,
       givenUpBatches: replayed.length,
+      historyGivenUpBatches: historyReplayed.length,
+      unreplayedBatches: [...historyReplayed, ...replayed].filter((r) => r.outcome !== "replayed").length,
+      keptDays: progress.keptDays,
+      achievements: progress.achievements,
+      stickyAchievements: progress.sticky,
+      achievedAnnounced: progress.announced,
+      achievedCopies: progress.copies,
+      inconsistentAchieved: inconsistentAchieved.size,
+      progressMismatched: progress.mismatched.length,
+      progressProblems: progress.mismatched.slice(0, 10),
       lost,
       doublePaid,
       unparked,
@@ -536,32 +677,28 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       row.inconsistentRevocations === 0 &&
       row.historyMismatched === 0 &&
       row.historyItems === row.uniqueIntents &&
-      replayed.every((r) => r.outcome === "replayed");
+      row.historyItems === row.historyGuards &&
+      row.historyCaughtUp &&
+      row.announcerCaughtUp &&
+      row.unreplayedBatches === 0 &&
+      row.progressMismatched === 0 &&
+      row.inconsistentAchieved === 0 &&
+      row.achievedAnnounced === row.achievements;
     return row;
   } finally {
+    stopping = true;
     for (const worker of workers) worker.kill("SIGKILL");
     announcer.kill("SIGKILL");
     historyWriter.kill("SIGKILL");
     await rm(scratch, { recursive: true, force: true });
     await streamProxy.stop();
     await busProxy.stop();
+    await historyProxy.stop();
     sqs.destroy();
     dynamo.destroy();
     await dynamoProxy.stop();
     await sqsProxy.stop();
     await stack.stop();
-  }
-}
-
-/** An announcement as the grants queue holds it (EventBridge's envelope), either kind; undefined if neither. */
-function announcementOf(message: Message): RewardGranted | RewardRevoked | undefined {
-  try {
-    const { detail } = JSON.parse(message.Body ?? "") as { detail?: { type?: unknown } };
-    const schema = detail?.type === "reward.revoked" ? rewardRevokedSchema : rewardGrantedSchema;
-    const parsed = schema.safeParse(detail);
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
   }
 }
 

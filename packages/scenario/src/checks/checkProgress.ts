@@ -6,6 +6,7 @@ import {
   achievementOfKey,
   achievementsDue,
   countAttribute,
+  dayNumberOf,
   dayOfNumber,
   eventTypes,
   longestRun,
@@ -22,6 +23,11 @@ export interface ProgressCheck {
   keptDays: number;
   /** Achievement items on the table, over every reader. */
   achievements: number;
+  /**
+   * Of those, held though the reader's state no longer earns them: earned before a revocation
+   * took back what crossed them, and kept (sticky, docs/reading.md#achievements). 0 without revocations.
+   */
+  sticky: number;
   /** Distinct reward.achieved ids heard on the bus, and copies of them. */
   announced: number;
   copies: number;
@@ -35,6 +41,8 @@ interface Reader {
   achievements: string[];
   /** Unrevoked history items by type. */
   history: Record<string, number>;
+  /** Revoked history items: their count by type, their XP and their streak days (the state before the revocations). */
+  revoked: { counts: Record<string, number>; xp: number; days: number[] };
 }
 
 const same = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
@@ -45,7 +53,12 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
   const readerOf = (userId: string) => {
     let reader = all.get(userId);
     if (!reader) {
-      reader = { days: [], achievements: [], history: Object.fromEntries(eventTypes.map((t) => [t, 0])) };
+      reader = {
+        days: [],
+        achievements: [],
+        history: Object.fromEntries(eventTypes.map((t) => [t, 0])),
+        revoked: { counts: {}, xp: 0, days: [] },
+      };
       all.set(userId, reader);
     }
     return reader;
@@ -64,6 +77,13 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
       else if (sk.startsWith(ACHIEVEMENT_SK_PREFIX)) reader.achievements.push(achievementOfKey(sk) ?? sk);
       else if (sk.startsWith(AWARD_SK_PREFIX) && item.revokedAt === undefined)
         reader.history[String(item.type)] = (reader.history[String(item.type)] ?? 0) + 1;
+      else if (sk.startsWith(AWARD_SK_PREFIX)) {
+        const { revoked } = reader;
+        revoked.counts[String(item.type)] = (revoked.counts[String(item.type)] ?? 0) + 1;
+        revoked.xp += typeof item.xp === "number" ? item.xp : 0;
+        const day = (item.data as Record<string, unknown> | undefined)?.day;
+        if (item.type === "streak.day" && typeof day === "string") revoked.days.push(dayNumberOf(day));
+      }
     }
   }
   return all;
@@ -73,7 +93,10 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
  * Every reader's progress, exactly (docs/reading.md), from one paged scan: the kept days are
  * the days the scenario paid streak.day for; the profile's counts are its history's items by
  * type (unrevoked); the achievements on the table are exactly those the reader's state earns,
- * each once; and each was heard on the bus under its one id, and nothing else was.
+ * each once; and each was heard on the bus under its one id, and nothing else was. A revoked
+ * award may leave an achievement it crossed held (sticky, docs/reading.md#achievements): one
+ * the state no longer earns is right only if the state before the revocations (the revoked
+ * history items given back) earns it. Without revocations, exactly those earned.
  */
 export async function checkProgress(
   dynamo: DynamoDBDocumentClient,
@@ -85,9 +108,15 @@ export async function checkProgress(
   const all = await readers(dynamo, tableName);
   let keptDays = 0;
   let achievements = 0;
+  let sticky = 0;
   const onTable = new Set<string>();
   for (const userId of new Set([...all.keys(), ...Object.keys(expectedKeptDays)])) {
-    const reader = all.get(userId) ?? { days: [], achievements: [], history: {} };
+    const reader = all.get(userId) ?? {
+      days: [],
+      achievements: [],
+      history: {},
+      revoked: { counts: {}, xp: 0, days: [] },
+    };
     const days = reader.days.map(dayOfNumber);
     keptDays += days.length;
     achievements += reader.achievements.length;
@@ -106,8 +135,23 @@ export async function checkProgress(
     const xp = typeof reader.profile?.xp === "number" ? reader.profile.xp : 0;
     const due = achievementsDue({ counts, xp, longestRun: longestRun(reader.days) }).sort();
     const held = [...reader.achievements].sort();
-    if (!same(held, due))
-      mismatched.push(`${userId}: achievements ${held.join(",")}, earned ${due.join(",")}`);
+    // Before the revocations: the most the reader's state ever earned.
+    const { revoked } = reader;
+    const before = new Set(
+      achievementsDue({
+        counts: Object.fromEntries(
+          eventTypes.map((type) => [type, (counts[type] ?? 0) + (revoked.counts[type] ?? 0)]),
+        ),
+        xp: xp + revoked.xp,
+        longestRun: longestRun(new Set([...reader.days, ...revoked.days])),
+      }),
+    );
+    const kept = held.filter((achievement) => !due.includes(achievement));
+    if (due.some((achievement) => !held.includes(achievement)) || kept.some((a) => !before.has(a)))
+      mismatched.push(
+        `${userId}: achievements ${held.join(",")}, earned ${due.join(",")}${kept.length > 0 ? ` (before revocations ${[...before].sort().join(",")})` : ""}`,
+      );
+    else sticky += kept.length;
     for (const achievement of held) onTable.add(achievementId(userId, achievement));
   }
   const ids = new Set(heard.map((event) => event.id));
@@ -122,6 +166,7 @@ export async function checkProgress(
     readers: all.size,
     keptDays,
     achievements,
+    sticky,
     announced: ids.size,
     copies: heard.length,
     mismatched,
