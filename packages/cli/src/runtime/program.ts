@@ -37,7 +37,7 @@ export async function buildProgram(
     if (chosen) for (const load of entry.verbs ?? []) attachCommand(group, (await load()).default, io, exit);
   }
   // Set on each command (subcommands do not inherit them): usage errors are one line with a
-  // hint, in our own `rewards:` voice, and end in an exit code rather than process.exit.
+  // hint, in our own `rewards:` voice, and end in an exit code rather than ending the process.
   const override = (command: Command) => {
     const path = commandPath(command);
     command
