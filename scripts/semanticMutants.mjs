@@ -108,7 +108,7 @@ function saveResults(fresh) {
   renameSync(partial, resultsFile);
 }
 
-function run(cmd, args, cwd) {
+function run(cmd, args, cwd, limitMs = timeoutMs) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
@@ -119,7 +119,7 @@ function run(cmd, args, cwd) {
         process.kill(-child.pid, "SIGKILL");
       } catch {}
       resolve({ code: null, timedOut: true, output });
-    }, timeoutMs);
+    }, limitMs);
     child.on("exit", (code) => {
       clearTimeout(timer);
       resolve({ code, timedOut: false, output });
@@ -152,7 +152,7 @@ async function scratchCopy() {
   return dir;
 }
 
-const vitest = (dir, tests) =>
+const vitest = (dir, tests, limitMs = timeoutMs) =>
   run(
     process.execPath,
     [
@@ -167,6 +167,7 @@ const vitest = (dir, tests) =>
       ...tests,
     ],
     dir,
+    limitMs,
   );
 
 function check(mutant, source) {
@@ -201,7 +202,9 @@ const measured = [];
 async function runMutants(dir) {
   // The covering tests must pass before any mutant is applied, or a kill means nothing.
   const covering = [...new Set(mutants.flatMap((m) => m.tests))];
-  const baseline = await vitest(dir, covering);
+  // Every covering test file at once: the per-mutant limit would cut a baseline of many files
+  // short (one integration file alone can take two minutes), so it gets a minute a file.
+  const baseline = await vitest(dir, covering, Math.max(timeoutMs, covering.length * 60_000));
   if (baseline.code !== 0) {
     console.error(baseline.output.slice(-4000));
     console.error("the covering tests fail without any mutant: fix them first");
