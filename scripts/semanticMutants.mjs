@@ -141,14 +141,16 @@ async function scratchCopy() {
   const modules = join(dir, "node_modules");
   mkdirSync(modules);
   for (const name of readdirSync(join(root, "node_modules"))) {
-    if (name === "@rewards") continue;
+    if (name === "@rewards" || name === ".bin") continue;
     symlinkSync(join(root, "node_modules", name), join(modules, name));
   }
-  // Relative links (../../packages/x): in the copy they name the copy's packages.
-  cpSync(join(root, "node_modules/@rewards"), join(modules, "@rewards"), {
-    recursive: true,
-    verbatimSymlinks: true,
-  });
+  // Relative links (../../packages/x, and .bin's ../@rewards/cli/bin/rewards.js, which the tests
+  // run): in the copy they name the copy's packages, so a child process runs the mutant too.
+  for (const name of ["@rewards", ".bin"])
+    cpSync(join(root, "node_modules", name), join(modules, name), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
   return dir;
 }
 
