@@ -23,8 +23,8 @@ describe("kept days and streaks", () => {
     expect(streakOf(kept, today + 1)).toEqual({ current: 0, longest: 2, lastDay: "2026-12-09" });
   });
 
-  it("counts a day ahead of the zone's today (a producer's calendar ahead of it) as current", () => {
-    expect(streakOf(days("2026-12-10", "2026-12-11"), today).current).toBe(2);
+  it("is not current when the last kept day is after the zone's today (neither today nor yesterday)", () => {
+    expect(streakOf(days("2026-12-10", "2026-12-11"), today)).toEqual({ current: 0, longest: 2, lastDay: "2026-12-11" });
   });
 
   it("joins two runs by the day between them, and splits them again without it", () => {

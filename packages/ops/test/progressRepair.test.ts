@@ -103,10 +103,10 @@ describe("progressRepairOf", () => {
   });
 
   it("writes no counts when the history does not account for every award, and earns from the profile's", () => {
-    // Five awards, two of them past the history's retention.
+    // Five awards, two of them past the history's retention, on a profile never counted.
     const repair = progressRepairOf(
       state({
-        profile: { xp: 200, awards: 5, counts: counts({ "article.completed": 4, "signup.completed": 1 }) },
+        profile: { xp: 200, awards: 5, counts: counts({}) },
         history: [award("signup.completed"), award("article.completed")],
       }),
       { counts: true },
@@ -114,10 +114,21 @@ describe("progressRepairOf", () => {
     expect(repair).toEqual({
       keep: [],
       unkeep: [],
-      achieve: ["first-article", "level-2"],
-      list: ["first-article", "level-2"],
+      achieve: ["level-2"],
+      list: ["level-2"],
       counts: "incomplete",
     });
+    // A profile a transaction has counted is the transactions' to keep, whatever its history says:
+    // an award and a revocation of another type inside the writer's lag balance `awards`.
+    expect(
+      progressRepairOf(
+        state({
+          profile: { xp: 25, awards: 2, counts: counts({ "article.completed": 2, "article.shared": 0 }) },
+          history: [award("article.completed"), award("article.shared")],
+        }),
+        { counts: true },
+      ).counts,
+    ).toBeUndefined();
     // Counts the history agrees with: nothing to set.
     expect(
       progressRepairOf(

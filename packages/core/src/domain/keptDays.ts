@@ -45,8 +45,8 @@ export function longestRun(days: Iterable<number>): number {
 
 /**
  * The streak of `days` on the day `today` (a day number in the reader's zone): the last run is
- * current while it ends today or yesterday, or later (a producer whose calendar is ahead of
- * the zone asked for).
+ * current while its last day is today or yesterday; a last day after today (a producer whose
+ * calendar is ahead of the zone asked for) is neither, so the streak is not current there.
  */
 export function streakOf(days: Iterable<number>, today: number): Streak {
   const runs = runsOf(days);
@@ -54,7 +54,7 @@ export function streakOf(days: Iterable<number>, today: number): Streak {
   if (!last) return { current: 0, longest: 0 };
   const lastDayNumber = last[0] + last[1] - 1;
   return {
-    current: lastDayNumber >= today - 1 ? last[1] : 0,
+    current: lastDayNumber === today || lastDayNumber === today - 1 ? last[1] : 0,
     longest: runs.reduce((longest, [, length]) => Math.max(longest, length), 0),
     lastDay: dayOfNumber(lastDayNumber),
   };

@@ -12,9 +12,11 @@ export interface ProgressRepair {
   /** Achievements earned (items, or to be put) that the progress item does not list. */
   list: string[];
   /**
-   * The counts per type the history shows (unrevoked items), when they differ from the profile's
-   * and the history accounts for every award the profile counts (their sum is its `awards`);
-   * `incomplete` when it does not (items past retention, or not written yet): nothing is written.
+   * For a profile no transaction has counted yet (no count attribute: a reader paid before
+   * counts existed, and paid or revoked nothing since), the counts per type its history shows,
+   * when the history accounts for every award the profile counts (their sum is its `awards`);
+   * `incomplete` when it does not (items past retention, or not written yet): nothing is
+   * written. Undefined: nothing to set (a counted profile is the transactions' to keep).
    */
   counts: Record<string, number> | "incomplete" | undefined;
 }
@@ -43,10 +45,13 @@ export function progressRepairOf(state: ReaderState, options: { counts: boolean 
 
   let counts: ProgressRepair["counts"];
   const profile = state.profile;
-  if (options.counts && profile) {
+  // Only a profile no transaction has counted yet (no count attribute at all): one that has any
+  // is kept by the transactions, and the history cannot tell which of its awards they counted
+  // (an award and a revocation of another type inside the writer's lag would balance `awards`).
+  const counted = profile !== undefined && eventTypes.some((type) => profile.counts[type] !== undefined);
+  if (options.counts && profile && !counted) {
     const total = Object.values(historyCounts).reduce((sum, n) => sum + n, 0);
-    if (total !== profile.awards) counts = "incomplete";
-    else if (eventTypes.some((type) => profile.counts[type] !== historyCounts[type])) counts = historyCounts;
+    counts = total === profile.awards ? historyCounts : "incomplete";
   }
   const progressCounts =
     counts !== undefined && counts !== "incomplete"
