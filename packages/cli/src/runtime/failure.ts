@@ -22,7 +22,13 @@ export async function exitCodeFor(error: unknown, io: Io): Promise<ExitCode> {
     { ConfigError, logLevelSchema },
     { FunctionError, LocalStackError, PollerOptionsError },
     { OperationError },
-  ] = await Promise.all([import("@rewards/core/deploy"), import("@rewards/local"), import("@rewards/ops")]);
+    { TableStreamMissingError },
+  ] = await Promise.all([
+    import("@rewards/core/deploy"),
+    import("@rewards/local"),
+    import("@rewards/ops"),
+    import("@rewards/core/aws"),
+  ]);
   if (error instanceof PollerOptionsError) {
     io.err(`rewards: ${error.message}\n`);
     return EXIT_USAGE;
@@ -30,6 +36,7 @@ export async function exitCodeFor(error: unknown, io: Io): Promise<ExitCode> {
   const known =
     error instanceof CliError ||
     error instanceof OperationError ||
+    error instanceof TableStreamMissingError ||
     error instanceof ConfigError ||
     error instanceof LocalStackError ||
     error instanceof FunctionError;

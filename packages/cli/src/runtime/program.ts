@@ -32,7 +32,9 @@ export async function buildProgram(
     .version(version, "--version", "print the version")
     .enablePositionalOptions();
   const chosen = chosenCommand(argv);
-  for (const entry of chosen ? [chosen] : REGISTRY) {
+  // `rewards --version` lists nothing: no command is loaded for it.
+  const listing = chosen ? [chosen] : argv.includes("--version") ? [] : REGISTRY;
+  for (const entry of listing) {
     const group = attachCommand(program, (await entry.load()).default, io, exit);
     if (chosen) for (const load of entry.verbs ?? []) attachCommand(group, (await load()).default, io, exit);
   }

@@ -49,6 +49,8 @@ export default defineCommand<ReplayCommandOptions>()({
         "--native moves every message: it takes no --type, --error, --user, --max, --dry-run or --skip-paid",
         2,
       );
+    // Every variable this run needs, read at once: a missing one is named with the others.
+    const tableName = judging ? configWith("TABLE_NAME").TABLE_NAME : undefined;
     const { clientsFor, describeReplay, replayDlq, replayNative } = await import("@rewards/ops");
     const { sqs, dynamo } = clientsFor(config);
     const progress = io.progress(options.json, "replay");
@@ -61,7 +63,6 @@ export default defineCommand<ReplayCommandOptions>()({
       progress.stop();
       return { out: options.json ? jsonText(moved) : `${moved.moved} moved by SQS (${moved.status})\n` };
     }
-    const tableName = judging ? configWith("TABLE_NAME").TABLE_NAME : undefined;
     const report = await replayDlq(sqs, config.DLQ_URL, config.QUEUE_URL, {
       ...options,
       onProgress,
