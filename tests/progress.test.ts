@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ACHIEVEMENT_SK_PREFIX, dayNumberOf, dayOfNumber, profileKey, progressKey } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
+import { createHistoryDeps, processBatch } from "@rewards/history";
 import { revokeIntent } from "@rewards/ops";
 import { createReader, InvalidReadInput } from "@rewards/reader";
 import { completed, eventBody, stackTest } from "@rewards/testing";
+import type { DynamoDBRecord } from "aws-lambda";
 import { describe, expect } from "vitest";
 import { award, everyRecord, ownTable } from "./fixtures/announcerFixtures";
 import { writeHistory } from "./fixtures/historyFixtures";
@@ -160,5 +162,50 @@ describe("a reader's progress, derived exactly once from the stream (kept days, 
       new GetCommand({ TableName: table.tableName, Key: profileKey(user), ConsistentRead: true }),
     );
     expect(profile).toMatchObject({ xp: 115, awards: 11 });
+  });
+
+  it("a replay of an old batch beside the live writer's revocation of its day leaves the day un-kept", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const env = table.env;
+    const dynamo = createDynamoClient(env);
+    const user = `r-${randomUUID().slice(0, 6)}`;
+    const day = days[9] as string;
+    await award(env, [streakDay(user, day)]);
+    // The batch the writer gave up on: the award's INSERT alone.
+    const given = await everyRecord(env, table.streamArn);
+    // The live writer meets the revocation while the operator replays that batch: between the
+    // replay's put of the old image and its ADD of the day (the live writer's DELETE comes first).
+    const live = async () => {
+      await revokeIntent(1, `${user}#${day}#streak.day`, {
+        dynamo,
+        tableName: table.tableName,
+        reason: "test",
+        dryRun: false,
+      });
+      expect(await writeHistory(env, await everyRecord(env, table.streamArn))).toEqual({
+        batchItemFailures: [],
+      });
+    };
+    let interleaved = false;
+    const deps = { ...createHistoryDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+    const racing = {
+      send: async (command: { input: { UpdateExpression?: string } }) => {
+        if (
+          !interleaved &&
+          command instanceof UpdateCommand &&
+          command.input.UpdateExpression?.startsWith("ADD #days")
+        ) {
+          interleaved = true;
+          await live();
+        }
+        return deps.dynamo.send(command as never);
+      },
+    } as typeof deps.dynamo;
+    const replay = await processBatch({ ...deps, dynamo: racing }, { Records: given as DynamoDBRecord[] });
+    expect(interleaved).toBe(true);
+    expect(replay.response).toEqual({ batchItemFailures: [] });
+    expect(await keptDays(env, table.tableName, user)).toEqual([]);
   });
 });

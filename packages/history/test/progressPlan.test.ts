@@ -37,6 +37,7 @@ describe("what a batch changes of each reader's progress", () => {
       {
         userId: "u",
         keep: [dayNumberOf("2026-12-01")],
+        keepKeys: [{ pk: kept.pk, sk: kept.sk }],
         unkeep: [dayNumberOf("2026-12-02"), dayNumberOf("2026-12-03")],
         awards: [{ type: "streak.day", grantId: kept.id, awardedAt: kept.awardedAt }],
       },
@@ -57,10 +58,17 @@ describe("what a batch changes of each reader's progress", () => {
       {
         userId: "u",
         keep: [],
+        keepKeys: [],
         unkeep: [dayNumberOf("2026-12-01")],
         awards: [expect.objectContaining({ grantId: day.id })],
       },
-      { userId: "v", keep: [], unkeep: [], awards: [expect.objectContaining({ grantId: other.id })] },
+      {
+        userId: "v",
+        keep: [],
+        keepKeys: [],
+        unkeep: [],
+        awards: [expect.objectContaining({ grantId: other.id })],
+      },
     ]);
   });
 
@@ -72,7 +80,7 @@ describe("what a batch changes of each reader's progress", () => {
       { revokedAt: "2026-12-05T00:00:00.000Z" },
     );
     expect(progressPlan([{ item: revoked, outcome: "written" }])).toEqual([
-      { userId: "u", keep: [], unkeep: [], awards: [] },
+      { userId: "u", keep: [], keepKeys: [], unkeep: [], awards: [] },
     ]);
   });
 

@@ -12,6 +12,8 @@ export interface UserProgress {
   userId: string;
   /** Day numbers a paid, unrevoked streak.day award keeps. */
   keep: number[];
+  /** The history items that keep them: read again after the ADD, in case a revocation overtook it. */
+  keepKeys?: Array<{ pk: string; sk: string }>;
   /** Day numbers whose streak.day award is revoked: no longer kept. */
   unkeep: number[];
   /** The awards (unrevoked, written) that may have crossed an achievement, oldest first; empty for revocations only. */
@@ -26,19 +28,33 @@ export interface UserProgress {
  * day's award decides. Pure.
  */
 export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
-  const users = new Map<string, { days: Map<number, boolean>; awards: UserProgress["awards"] }>();
+  const users = new Map<
+    string,
+    {
+      days: Map<number, boolean>;
+      keys: Map<number, { pk: string; sk: string }>;
+      awards: UserProgress["awards"];
+    }
+  >();
   for (const { item, outcome } of outcomes) {
     const userId = userOfKey(item.pk) ?? item.pk;
-    const user = users.get(userId) ?? { days: new Map<number, boolean>(), awards: [] };
+    const user = users.get(userId) ?? {
+      days: new Map<number, boolean>(),
+      keys: new Map<number, { pk: string; sk: string }>(),
+      awards: [] as UserProgress["awards"],
+    };
     users.set(userId, user);
     const standing = outcome === "written" && item.revokedAt === undefined;
-    if (item.type === "streak.day" && item.data.day !== undefined)
+    if (item.type === "streak.day" && item.data.day !== undefined) {
       user.days.set(dayNumberOf(item.data.day), standing);
+      user.keys.set(dayNumberOf(item.data.day), { pk: item.pk, sk: item.sk });
+    }
     if (standing) user.awards.push({ type: item.type, grantId: item.id, awardedAt: item.awardedAt });
   }
-  return [...users].map(([userId, { days, awards }]) => ({
+  return [...users].map(([userId, { days, keys, awards }]) => ({
     userId,
     keep: [...days].filter(([, kept]) => kept).map(([day]) => day),
+    keepKeys: [...days].filter(([, kept]) => kept).flatMap(([day]) => keys.get(day) ?? []),
     unkeep: [...days].filter(([, kept]) => !kept).map(([day]) => day),
     awards: awards.sort((a, b) => a.awardedAt.localeCompare(b.awardedAt)),
   }));

@@ -5,6 +5,7 @@ import {
   achievementsDue,
   achievementTitle,
   countAttribute,
+  dayNumberOf,
   eventTypes,
   longestRun,
   profileKey,
@@ -52,6 +53,36 @@ async function changeKeptDays(
     }),
   );
   return answer.Attributes;
+}
+
+/**
+ * The days among `keys`' streak.day history items that a revocation has overtaken since this
+ * batch read them unrevoked: read again, consistently, after the ADD. A revocation the live
+ * writer applied between the read and the ADD would otherwise be undone by it (a replay of an
+ * old batch, say), since its DELETE came first.
+ */
+async function overtakenDays(
+  deps: HistoryDeps,
+  keys: ReadonlyArray<{ pk: string; sk: string }>,
+): Promise<number[]> {
+  const days: number[] = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_READ) {
+    let asking: Item[] = keys.slice(start, start + KEYS_PER_READ);
+    for (let attempt = 1; asking.length > 0; attempt++) {
+      const answer = await deps.dynamo.send(
+        new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: asking, ConsistentRead: true } } }),
+      );
+      for (const item of answer.Responses?.[deps.tableName] ?? []) {
+        const day = (item.data as Record<string, unknown> | undefined)?.day;
+        if (item.revokedAt !== undefined && typeof day === "string") days.push(dayNumberOf(day));
+      }
+      asking = answer.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
+      if (asking.length > 0 && attempt === READ_ATTEMPTS)
+        throw new Error("the kept days' history items were left unprocessed (throttled)");
+      if (asking.length > 0) await sleep(25 * 2 ** attempt);
+    }
+  }
+  return days;
 }
 
 /**
@@ -155,8 +186,10 @@ export async function writeProgress(
         try {
           if (plan.keep.length > 0)
             changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "ADD", plan.keep));
-          if (plan.unkeep.length > 0)
-            changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "DELETE", plan.unkeep));
+          const overtaken = plan.keep.length > 0 ? await overtakenDays(deps, plan.keepKeys ?? []) : [];
+          const unkeep = [...plan.unkeep, ...overtaken];
+          if (unkeep.length > 0)
+            changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "DELETE", unkeep));
         } catch (error) {
           failed.set(plan.userId, `kept days: ${describeError(error)}`);
         }
