@@ -24,7 +24,11 @@ describe("kept days and streaks", () => {
   });
 
   it("is not current when the last kept day is after the zone's today (neither today nor yesterday)", () => {
-    expect(streakOf(days("2026-12-10", "2026-12-11"), today)).toEqual({ current: 0, longest: 2, lastDay: "2026-12-11" });
+    expect(streakOf(days("2026-12-10", "2026-12-11"), today)).toEqual({
+      current: 0,
+      longest: 2,
+      lastDay: "2026-12-11",
+    });
   });
 
   it("joins two runs by the day between them, and splits them again without it", () => {
