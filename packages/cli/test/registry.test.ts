@@ -52,4 +52,8 @@ describe("the registry (commands loaded only when they run, help from their own 
     expect(await runProgram(argv("--version"), io)).toBe(0);
     expect(io.stdout()).toBe("0.1.0\n");
   });
+
+  it("the package's index exports the program and nothing else", async () => {
+    expect(Object.keys(await import("../src/index"))).toEqual(["runProgram"]);
+  });
 });
