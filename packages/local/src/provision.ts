@@ -61,10 +61,22 @@ export async function createTable(dynamo: DynamoDBClient, tableName: string): Pr
         AttributeDefinitions: [
           { AttributeName: table.partitionKey, AttributeType: "S" },
           { AttributeName: table.sortKey, AttributeType: "S" },
+          { AttributeName: table.boardIndex.partitionKey, AttributeType: "S" },
+          { AttributeName: table.boardIndex.sortKey, AttributeType: "S" },
         ],
         KeySchema: [
           { AttributeName: table.partitionKey, KeyType: "HASH" },
           { AttributeName: table.sortKey, KeyType: "RANGE" },
+        ],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: table.boardIndex.name,
+            KeySchema: [
+              { AttributeName: table.boardIndex.partitionKey, KeyType: "HASH" },
+              { AttributeName: table.boardIndex.sortKey, KeyType: "RANGE" },
+            ],
+            Projection: { ProjectionType: table.boardIndex.projection },
+          },
         ],
       }),
     );

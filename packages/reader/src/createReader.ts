@@ -12,16 +12,27 @@ import {
   countsTowardCap,
   dayNumberOf,
   dayTotalKey,
+  isoWeekOf,
   levelOf,
   profileKey,
   progressKey,
   streakOf,
+  weekKey,
 } from "@rewards/core";
+import { encodeBoardCursor } from "./boardCursor";
+import { boardPage, type Query, rankFromTops, shardTops } from "./boardReads";
 import { encodeCursor } from "./historyCursor";
 import { AWARD_SK_END, AWARD_SK_PREFIX, userPartition } from "./historyLayout";
 import { type ReaderOptions, validateReaderOptions } from "./readerOptions";
-import type { Achievements, HistoryPage, Profile } from "./readerSchemas";
-import { checkedCursor, checkedLimit, checkedTimeZone, checkedUserId } from "./readInput";
+import type { Achievements, Board, HistoryPage, Profile } from "./readerSchemas";
+import {
+  checkedBoardCursor,
+  checkedCursor,
+  checkedLimit,
+  checkedTimeZone,
+  checkedUserId,
+  checkedWeek,
+} from "./readInput";
 import {
   newReader,
   readAchievementItem,
@@ -30,6 +41,7 @@ import {
   readHistoryItem,
   readProfileItem,
   readStreakItem,
+  readWeekItem,
 } from "./storedItems";
 import { TableNotFoundError } from "./tableNotFoundError";
 import { ThrottledReadError } from "./throttledReadError";
@@ -48,6 +60,15 @@ export interface ProfileOptions {
   timeZone?: string;
 }
 
+export interface BoardOptions {
+  /** The ISO week, `2026-W49`; the current one (UTC) unless given, or the cursor's. */
+  week?: string;
+  /** Entries per page, 1–100; 20 unless given. */
+  limit?: number;
+  /** The previous page's `cursor`, to read the page after it. */
+  cursor?: string;
+}
+
 export interface Reader {
   /**
    * A user's XP, counts, streak, level and today's XP (against the cap, when one is set).
@@ -58,6 +79,8 @@ export interface Reader {
   achievements(userId: string): Promise<Achievements>;
   /** One page of a user's awards, newest `awardedAt` first. */
   history(userId: string, options?: HistoryOptions): Promise<HistoryPage>;
+  /** One page of a week's board, most XP first (docs/board.md). One round trip. */
+  board(options?: BoardOptions): Promise<Board>;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -70,7 +93,7 @@ const NO_SUCH_TABLE = "ResourceNotFoundException";
  * variable, no logger, nothing at import); every read is strongly consistent.
  */
 export function createReader(options: ReaderOptions): Reader {
-  const { dailyCap } = validateReaderOptions(options);
+  const { dailyCap, boardShards } = validateReaderOptions(options);
   const { tableName } = options;
   const clock = options.clock ?? (() => new Date());
   let ownClient: DynamoDBClient | undefined;
@@ -96,11 +119,17 @@ export function createReader(options: ReaderOptions): Reader {
    * it leaves unprocessed (throttling) are asked again after a backoff, within its bound
    * (unprocessedKeysBackoff.ts); past it, ThrottledReadError.
    */
-  async function profileItems(userId: string, day: string | undefined) {
+  async function profileItems(userId: string, day: string | undefined, week: string) {
     const profile = profileKey(userId);
     const streak = progressKey(userId);
+    const weekItem = weekKey(userId, week);
     const dayTotal = day === undefined ? undefined : dayTotalKey(userId, day);
-    let keys: Item[] = [marshall(profile), marshall(streak), ...(dayTotal ? [marshall(dayTotal)] : [])];
+    let keys: Item[] = [
+      marshall(profile),
+      marshall(streak),
+      marshall(weekItem),
+      ...(dayTotal ? [marshall(dayTotal)] : []),
+    ];
     const found: Record<string, unknown>[] = [];
     const started = performance.now();
     for (let calls = 1; ; calls += 1) {
@@ -123,6 +152,7 @@ export function createReader(options: ReaderOptions): Reader {
     return {
       profileItem: found.find((item) => item.sk === profile.sk),
       streakItem: found.find((item) => item.sk === streak.sk),
+      weekXp: readWeekItem(found.find((item) => item.sk === weekItem.sk)),
       dayXp: found.filter((item) => item.sk === dayTotal?.sk).reduce((_, item) => readDayItem(item), 0),
     };
   }
@@ -162,22 +192,29 @@ export function createReader(options: ReaderOptions): Reader {
     return xp;
   }
 
+  const query: Query = (input) => answerOf(client().send(new QueryCommand(input)));
+  const board = { tableName, shards: boardShards };
+
   return {
     async profile(userId, profileOptions) {
       const id = checkedUserId(userId);
       const timeZone = checkedTimeZone(profileOptions?.timeZone);
       const now = clock();
       const { day, fromSk } = todayOf(now);
-      // One round trip: without a cap, the items and today's history in parallel.
-      const { profileItem, streakItem, dayXp } =
+      const week = isoWeekOf(now.getTime());
+      // One round trip: the items, the board's shard tops and, without a cap, today's history, in parallel.
+      const [{ profileItem, streakItem, weekXp, dayXp }, tops] = await Promise.all([
         dailyCap === undefined
-          ? await Promise.all([profileItems(id, undefined), earnedOn(id, day, fromSk)]).then(
+          ? Promise.all([profileItems(id, undefined, week), earnedOn(id, day, fromSk)]).then(
               ([items, xp]) => ({
                 ...items,
                 dayXp: xp,
               }),
             )
-          : await profileItems(id, day);
+          : profileItems(id, day, week),
+        shardTops(query, board, week),
+      ]);
+      const rank = await rankFromTops(query, board, week, id, weekXp, tops);
       const stored = profileItem === undefined ? newReader() : readProfileItem(profileItem);
       return {
         userId: id,
@@ -190,6 +227,7 @@ export function createReader(options: ReaderOptions): Reader {
           dailyCap === undefined
             ? { day, xp: dayXp }
             : { day, xp: dayXp, cap: dailyCap, left: capRoom(dailyCap, dayXp) },
+        week: rank === undefined ? { week, xp: weekXp } : { week, xp: weekXp, rank },
         ...(stored.updatedAt !== undefined ? { updatedAt: stored.updatedAt } : {}),
       };
     },
@@ -254,6 +292,17 @@ export function createReader(options: ReaderOptions): Reader {
         awards: page.map(readHistoryItem),
         ...(more && last !== undefined ? { cursor: encodeCursor(id, String(last.sk)) } : {}),
       };
+    },
+
+    async board(boardOptions) {
+      // A caller in plain JavaScript may pass null: no options, not a TypeError.
+      const options = boardOptions ?? {};
+      const asked = checkedWeek(options.week);
+      const limit = checkedLimit(options.limit);
+      const from = checkedBoardCursor(options.cursor, asked);
+      const week = asked ?? from?.week ?? isoWeekOf(clock().getTime());
+      const { entries, next } = await boardPage(query, board, week, limit, from);
+      return { week, entries, ...(next ? { cursor: encodeBoardCursor({ week, ...next }) } : {}) };
     },
   };
 }

@@ -5,6 +5,7 @@
  * const reader = createReader({ tableName: "rewards-prod-table", dailyCap: 50 });
  * const profile = await reader.profile("user123");
  * const { awards, cursor } = await reader.history("user123", { limit: 20 });
+ * const { week, entries } = await reader.board({ limit: 20 });
  * ```
  *
  * Embeddable: it reads its options and nothing else, logs nothing, does nothing at import.
@@ -14,7 +15,13 @@
  */
 
 export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "@rewards/core";
-export { createReader, type HistoryOptions, type ProfileOptions, type Reader } from "./createReader";
+export {
+  type BoardOptions,
+  createReader,
+  type HistoryOptions,
+  type ProfileOptions,
+  type Reader,
+} from "./createReader";
 export { InvalidReaderOption, type ReaderOptionName } from "./invalidReaderOption";
 export { InvalidReadInput, READ_PARAMETERS, type ReadParameter } from "./invalidReadInput";
 export type { ReaderOptions } from "./readerOptions";
@@ -24,6 +31,10 @@ export {
   achievementSchema,
   achievementsSchema,
   awardSchema,
+  type Board,
+  type BoardEntryView,
+  boardEntrySchema,
+  boardSchema,
   type Counts,
   countsSchema,
   type HistoryAward,
@@ -32,7 +43,9 @@ export {
   historyPageSchema,
   levelSchema,
   type Profile,
+  type ProfileWeek,
   profileSchema,
+  profileWeekSchema,
   type Streak,
   streakSchema,
   todaySchema,

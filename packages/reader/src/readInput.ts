@@ -1,4 +1,5 @@
-import { userIdSchema } from "@rewards/core";
+import { isIsoWeek, userIdSchema } from "@rewards/core";
+import { type BoardCursor, decodeBoardCursor } from "./boardCursor";
 import { decodeCursor } from "./historyCursor";
 import { InvalidReadInput } from "./invalidReadInput";
 
@@ -60,4 +61,31 @@ export function checkedTimeZone(timeZone: unknown): string {
     "timeZone",
     `an IANA time zone such as "Europe/Paris" or "UTC", not ${typeof timeZone === "string" ? JSON.stringify(timeZone) : String(timeZone)}`,
   );
+}
+
+/** A board's week (`2026-W49`, docs/board.md#the-week); undefined when not given; InvalidReadInput naming `week` otherwise. */
+export function checkedWeek(week: unknown): string | undefined {
+  if (week === undefined) return undefined;
+  if (isIsoWeek(week)) return week;
+  throw new InvalidReadInput(
+    "week",
+    `an ISO week such as "2026-W49" (a year, "-W", a week of that year), not ${typeof week === "string" ? JSON.stringify(week) : String(week)}`,
+  );
+}
+
+/**
+ * Where a board page continues (undefined: the first page), for the week asked, or the cursor's
+ * own when none is; InvalidReadInput naming `cursor` otherwise.
+ */
+export function checkedBoardCursor(cursor: unknown, week: string | undefined): BoardCursor | undefined {
+  if (cursor === undefined) return undefined;
+  const decoded = typeof cursor === "string" ? decodeBoardCursor(cursor) : undefined;
+  if (decoded === undefined)
+    throw new InvalidReadInput(
+      "cursor",
+      "not a cursor this reader gave for a board page (pass the page's cursor as it is)",
+    );
+  if (week !== undefined && decoded.week !== week)
+    throw new InvalidReadInput("cursor", `a cursor of the board of ${decoded.week}, not of ${week}`);
+  return decoded;
 }

@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DEFAULT_BOARD_SHARDS } from "@rewards/core";
 import { InvalidReaderOption } from "./invalidReaderOption";
 
 export interface ReaderOptions {
@@ -16,6 +17,12 @@ export interface ReaderOptions {
    * (docs/reading.md#no-cap). It decides where `today` is read from and adds `cap` and `left`.
    */
   dailyCap?: number;
+  /**
+   * The board's shard count the history's writer runs with (`REWARDS_BOARD_SHARDS`, the deploy
+   * output `boardShards`): 32 unless given. Fewer than the writer's misses entries
+   * (docs/board.md#sharding).
+   */
+  boardShards?: number;
   /** Where "now" comes from (today's UTC date); `() => new Date()` unless given. For tests. */
   clock?: () => Date;
 }
@@ -28,7 +35,10 @@ function shown(value: unknown): string {
 }
 
 /** The cap a reader runs with: undefined for none. Throws InvalidReaderOption naming the first bad option. */
-export function validateReaderOptions(options: ReaderOptions): { dailyCap: number | undefined } {
+export function validateReaderOptions(options: ReaderOptions): {
+  dailyCap: number | undefined;
+  boardShards: number;
+} {
   if (typeof options !== "object" || options === null)
     throw new InvalidReaderOption("options", `an object is required, not ${shown(options)}`);
   if (typeof options.tableName !== "string" || options.tableName.length === 0)
@@ -44,5 +54,17 @@ export function validateReaderOptions(options: ReaderOptions): { dailyCap: numbe
     );
   if (options.clock !== undefined && typeof options.clock !== "function")
     throw new InvalidReaderOption("clock", `a function returning a Date, not ${shown(options.clock)}`);
-  return { dailyCap: cap === undefined || cap === 0 ? undefined : cap };
+  const shards: unknown = options.boardShards;
+  if (
+    shards !== undefined &&
+    !(typeof shards === "number" && Number.isInteger(shards) && shards >= 1 && shards <= 1000)
+  )
+    throw new InvalidReaderOption(
+      "boardShards",
+      `a whole number from 1 to 1,000 (the deploy output boardShards), not ${shown(shards)}`,
+    );
+  return {
+    dailyCap: cap === undefined || cap === 0 ? undefined : cap,
+    boardShards: shards === undefined ? DEFAULT_BOARD_SHARDS : shards,
+  };
 }

@@ -54,6 +54,25 @@ export const streakSchema = z
   })
   .describe("the reader's streak: kept days are the days of paid, unrevoked streak.day awards");
 
+const isoWeek = z
+  .string()
+  .regex(/^\d{4}-W\d{2}$/)
+  .describe("an ISO week (from Monday 00:00 UTC), YYYY-Www, e.g. 2026-W49");
+
+export const profileWeekSchema = z
+  .object({
+    week: isoWeek.describe("the current ISO week (UTC)"),
+    xp: count.describe("XP of the awards earned this week (their event's UTC day), less the revoked ones"),
+    rank: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("the reader's rank on this week's board; only with XP this week and within the top 1,000"),
+  })
+  .describe("the reader's week on the board");
+
 export const profileSchema = z
   .object({
     userId: z.string().min(1),
@@ -68,6 +87,7 @@ export const profileSchema = z
     streak: streakSchema,
     level: levelSchema,
     today: todaySchema,
+    week: profileWeekSchema,
     updatedAt: instant.optional().describe("the profile's last change; absent for a user never awarded"),
   })
   .describe(
@@ -77,6 +97,37 @@ export const profileSchema = z
 export type Profile = z.infer<typeof profileSchema>;
 export type Counts = z.infer<typeof countsSchema>;
 export type Streak = z.infer<typeof streakSchema>;
+export type ProfileWeek = z.infer<typeof profileWeekSchema>;
+
+export const boardEntrySchema = z
+  .object({
+    rank: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .describe("1 + the readers with more XP: equal XP share a rank (1, 2, 2, 4)"),
+    userId: z.string().min(1),
+    xp: z
+      .number()
+      .int()
+      .positive()
+      .describe("XP of the reader's awards earned that week, less the revoked ones"),
+  })
+  .describe("one reader on the week's board");
+
+export const boardSchema = z
+  .object({
+    week: isoWeek.describe("the board's ISO week"),
+    entries: z
+      .array(boardEntrySchema)
+      .describe("most XP first, equal XP by userId; only ranks up to 1,000 are listed"),
+    cursor: z.string().min(1).optional().describe("pass it back for the next page; absent on the last page"),
+  })
+  .describe("one page of a week's board: the readers with XP that week");
+
+export type BoardEntryView = z.infer<typeof boardEntrySchema>;
+export type Board = z.infer<typeof boardSchema>;
 
 export const achievementSchema = z
   .object({

@@ -87,6 +87,14 @@ export function readStreakItem(item: Item | undefined): number[] {
   return item === undefined ? [] : [...(parsed(storedStreakSchema, item).days ?? [])];
 }
 
+/** A week item's (docs/board.md#the-week-item): the week's XP, written by the history's writer. */
+const storedWeekSchema = z.object({ xp: z.number().int().nonnegative() });
+
+/** The week's XP; 0 without an item (no award that week yet). */
+export function readWeekItem(item: Item | undefined): number {
+  return item === undefined ? 0 : parsed(storedWeekSchema, item).xp;
+}
+
 /** An achievement item (docs/reading.md#achievements). */
 const storedAchievementSchema = z.object({
   achievement: z.string().min(1),

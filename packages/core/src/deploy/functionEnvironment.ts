@@ -1,3 +1,4 @@
+import { DEFAULT_BOARD_SHARDS } from "../domain/tableLayout";
 import { resources } from "./resources";
 
 /**
@@ -43,11 +44,24 @@ export function announcerEnvironment<T>(
  */
 export function historyEnvironment<T>(
   names: { tableName: T },
-  settings: { historyDays?: number | string | undefined; logLevel?: string | undefined } = {},
-): { TABLE_NAME: T; REWARDS_HISTORY_DAYS: string; LOG_LEVEL: string } {
+  settings: {
+    historyDays?: number | string | undefined;
+    boardWeeks?: number | undefined;
+    boardShards?: number | undefined;
+    logLevel?: string | undefined;
+  } = {},
+): {
+  TABLE_NAME: T;
+  REWARDS_HISTORY_DAYS: string;
+  REWARDS_BOARD_WEEKS: string;
+  REWARDS_BOARD_SHARDS: string;
+  LOG_LEVEL: string;
+} {
   return {
     TABLE_NAME: names.tableName,
     REWARDS_HISTORY_DAYS: String(settings.historyDays ?? DEFAULT_HISTORY_DAYS),
+    REWARDS_BOARD_WEEKS: String(settings.boardWeeks ?? DEFAULT_BOARD_WEEKS),
+    REWARDS_BOARD_SHARDS: String(settings.boardShards ?? DEFAULT_BOARD_SHARDS),
     LOG_LEVEL: settings.logLevel ?? "info",
   };
 }
@@ -59,14 +73,25 @@ export function historyEnvironment<T>(
  */
 export function readApiEnvironment<T>(
   names: { tableName: T },
-  settings: { logLevel?: string | undefined; dailyCap?: number | undefined } = {},
-): { TABLE_NAME: T; LOG_LEVEL: string; REWARDS_DAILY_XP_CAP?: string } {
+  settings: {
+    logLevel?: string | undefined;
+    dailyCap?: number | undefined;
+    boardShards?: number | undefined;
+  } = {},
+): { TABLE_NAME: T; LOG_LEVEL: string; REWARDS_BOARD_SHARDS: string; REWARDS_DAILY_XP_CAP?: string } {
   return {
     TABLE_NAME: names.tableName,
     LOG_LEVEL: settings.logLevel ?? "info",
+    // The writer's shard count: a reader asking fewer shards misses entries.
+    REWARDS_BOARD_SHARDS: String(settings.boardShards ?? DEFAULT_BOARD_SHARDS),
     ...(settings.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(settings.dailyCap) }),
   };
 }
+
+export { DEFAULT_BOARD_SHARDS };
+
+/** REWARDS_BOARD_WEEKS when unset: weeks a week's board is kept after it ends (docs/board.md#retention). */
+export const DEFAULT_BOARD_WEEKS = 8;
 
 /** REWARDS_HISTORY_DAYS when unset (docs/history.md#retention). */
 export const DEFAULT_HISTORY_DAYS = 400;

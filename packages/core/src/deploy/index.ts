@@ -22,6 +22,8 @@ export {
 } from "./config";
 export {
   announcerEnvironment,
+  DEFAULT_BOARD_SHARDS,
+  DEFAULT_BOARD_WEEKS,
   DEFAULT_HISTORY_DAYS,
   historyEnvironment,
   readApiEnvironment,

@@ -1,6 +1,9 @@
 import type { EventPattern } from "../domain/eventPattern";
 import {
   ACHIEVEMENT_SK_PREFIX,
+  BOARD_INDEX,
+  BOARD_PARTITION_KEY,
+  BOARD_SORT_KEY,
   GUARD_SK,
   PARTITION_KEY,
   SORT_KEY,
@@ -141,6 +144,17 @@ export const resources = {
     ttlAttribute: TTL_ATTRIBUTE,
     /** The announcer reads each award's guard as written: the new image is all it needs. */
     streamViewType: "NEW_IMAGE",
+    /**
+     * The week's board (docs/board.md#sharding): sparse (only week items carry its keys, and only
+     * the history's writer writes them) and keys only, since an entry's sort key holds its XP and
+     * user, so a shard's top 20 is about 2 KB: half a read unit.
+     */
+    boardIndex: {
+      name: BOARD_INDEX,
+      partitionKey: BOARD_PARTITION_KEY,
+      sortKey: BOARD_SORT_KEY,
+      projection: "KEYS_ONLY",
+    },
   },
   queue: {
     name: "rewards-events",

@@ -3,7 +3,7 @@ import { type ParkReason, parkReason } from "./parkReason";
 import { epochMsOfRfc3339 } from "./rfc3339";
 
 /** An event dated further ahead of the worker's clock than this is refused. */
-const MAX_AHEAD_MS = 5 * 60_000;
+export const MAX_AHEAD_MS = 5 * 60_000;
 const DAY_MS = 86_400_000;
 
 /** When the message first entered the queue, as SQS and our own DLQ attribute say. */

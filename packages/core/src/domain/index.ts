@@ -26,6 +26,16 @@ export {
   type Refusal,
   type RefusedItem,
 } from "./awardPlan";
+export {
+  BOARD_MAX_RANK,
+  type BoardEntry,
+  type BoardPosition,
+  boardPageOf,
+  type RankReading,
+  rankAfterCount,
+  rankOf,
+  type ShardTop,
+} from "./boardRanks";
 export { capRoom, countsTowardCap, paidUnderCap } from "./dailyCap";
 export {
   type Decoded,
@@ -62,6 +72,7 @@ export {
 export { type HistoryRepair, type HistoryRepairOptions, historyRepairOf } from "./historyRepair";
 export { againInOrder } from "./inOrder";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
+export { isIsoWeek, isoWeekDays, isoWeekOf, isoWeekPlus, isoWeekSchema, isoWeekStartMs } from "./isoWeek";
 export { dayNumberOf, dayOfNumber, longestRun, type Streak, streakOf } from "./keptDays";
 export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./levels";
 export {
@@ -123,8 +134,17 @@ export {
   AWARD_SK_PREFIX,
   achievementKey,
   achievementOfKey,
+  BOARD_INDEX,
+  BOARD_PARTITION_KEY,
+  BOARD_SORT_KEY,
+  boardEntryOfSortKey,
+  boardPartition,
+  boardShardOf,
+  boardSortKey,
+  boardXpPrefix,
   countAttribute,
   DAY_SK_PREFIX,
+  DEFAULT_BOARD_SHARDS,
   dayOfKey,
   dayTotalKey,
   GUARD_PK_PREFIX,
@@ -135,6 +155,19 @@ export {
   profileKey,
   progressKey,
   userOfKey,
+  WEEK_SK_PREFIX,
+  weekKey,
+  weekOfKey,
 } from "./tableLayout";
 export { plural, text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";
+export {
+  type WeekAward,
+  type WeekItem,
+  type WeekItemInput,
+  weekExpiresAt,
+  weekHistoryStart,
+  weekItemOf,
+  weekPutCondition,
+  weekXpOf,
+} from "./weekItem";

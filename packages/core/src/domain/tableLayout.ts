@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { rfc3339DateTime as rfc3339 } from "./rfc3339";
 
@@ -73,6 +74,68 @@ export const userOfKey = (pk: unknown): string | undefined => afterPrefix(pk, US
 
 /** The day (`YYYY-MM-DD`) of a day total's `sk`. */
 export const dayOfKey = (sk: unknown): string | undefined => afterPrefix(sk, DAY_SK_PREFIX);
+
+export const WEEK_SK_PREFIX = "WEEK#";
+
+/**
+ * A user's XP of one ISO week (docs/board.md#the-week-item), written by the history's writer
+ * alone: `xp`, `version` and, while `xp` > 0, the board index's keys.
+ */
+export function weekKey(userId: string, week: string): { pk: string; sk: string } {
+  return { pk: `${USER_PK_PREFIX}${userId}`, sk: `${WEEK_SK_PREFIX}${week}` };
+}
+
+/** The week (`2026-W49`) of a week item's `sk`. */
+export const weekOfKey = (sk: unknown): string | undefined => afterPrefix(sk, WEEK_SK_PREFIX);
+
+/**
+ * The board (docs/board.md#sharding): a sparse global secondary index over the week items only
+ * (no item the worker writes carries its keys, so its back-pressure never reaches an award),
+ * partitioned by week and shard, sorted by XP (most first), then user id.
+ */
+export const BOARD_INDEX = "board";
+export const BOARD_PARTITION_KEY = "boardPk";
+export const BOARD_SORT_KEY = "boardSk";
+
+/**
+ * REWARDS_BOARD_SHARDS when unset (docs/board.md#sharding): at 10,000 awards a second each shard
+ * of the index takes 10,000 / 32 entry changes, two index writes each (a new sort key is a
+ * delete and a put): 625 writes a second, under a partition's 1,000.
+ */
+export const DEFAULT_BOARD_SHARDS = 32;
+
+/** The shard of a user's board entries: a hash of the id, so a user stays in one shard. */
+export function boardShardOf(userId: string, shards: number): number {
+  return createHash("sha256").update(userId).digest().readUInt32BE(0) % shards;
+}
+
+/** The board index's partition key of one shard of one week. */
+export function boardPartition(week: string, shard: number): string {
+  return `BOARD#${week}#${shard}`;
+}
+
+/** XP written as 15 digits counting down from this, so text order is most XP first. */
+const BOARD_XP_CEILING = 999_999_999_999_999;
+const BOARD_XP_DIGITS = 15;
+
+/** The board index's sort key: XP descending (fixed width), then the user id. */
+export function boardSortKey(xp: number, userId: string): string {
+  return `${boardXpPrefix(xp)}#${userId}`;
+}
+
+/** The part of a board sort key that XP decides: every entry with more XP sorts below it. */
+export function boardXpPrefix(xp: number): string {
+  return String(BOARD_XP_CEILING - xp).padStart(BOARD_XP_DIGITS, "0");
+}
+
+/** The XP and user of a board sort key; undefined for text of another shape. */
+export function boardEntryOfSortKey(sk: unknown): { xp: number; userId: string } | undefined {
+  if (typeof sk !== "string" || sk.length <= BOARD_XP_DIGITS + 1 || sk[BOARD_XP_DIGITS] !== "#")
+    return undefined;
+  const digits = sk.slice(0, BOARD_XP_DIGITS);
+  if (!/^\d+$/.test(digits)) return undefined;
+  return { xp: BOARD_XP_CEILING - Number(digits), userId: sk.slice(BOARD_XP_DIGITS + 1) };
+}
 
 /**
  * The sort key prefix of a user's awards in the history (docs/history.md#the-item):

@@ -10,6 +10,8 @@ export function createHistoryDeps(env: Environment = process.env): HistoryDeps {
   return {
     tableName: config.TABLE_NAME,
     historyDays: config.REWARDS_HISTORY_DAYS,
+    boardWeeks: config.REWARDS_BOARD_WEEKS,
+    boardShards: config.REWARDS_BOARD_SHARDS,
     concurrency: resources.history.concurrency,
     dynamo: createDynamoClient(config, { maxSockets: resources.history.concurrency }),
     logger: createLogger({ level: config.logLevel, name: "rewards-history" }),

@@ -1,4 +1,6 @@
 import {
+  DEFAULT_BOARD_SHARDS,
+  DEFAULT_BOARD_WEEKS,
   DEFAULT_HISTORY_DAYS,
   type Environment,
   functionLogLevel,
@@ -21,6 +23,19 @@ const historyConfigSchema = z.object({
     .int("must be a whole number")
     .min(0, "must be 0 (forever) or more")
     .default(DEFAULT_HISTORY_DAYS),
+  /** Weeks a week's board is kept after the week ends. */
+  REWARDS_BOARD_WEEKS: z.coerce
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .default(DEFAULT_BOARD_WEEKS),
+  /** Shards of the board index a week's entries spread over. */
+  REWARDS_BOARD_SHARDS: z.coerce
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .max(1000, "must be 1,000 or fewer")
+    .default(DEFAULT_BOARD_SHARDS),
 });
 
 export type HistoryConfig = z.output<typeof historyConfigSchema> & { logLevel: LogLevel };

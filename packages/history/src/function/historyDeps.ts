@@ -5,6 +5,10 @@ export interface HistoryDeps {
   tableName: string;
   /** REWARDS_HISTORY_DAYS: how long a history item is kept; 0 keeps it forever. */
   historyDays: number;
+  /** REWARDS_BOARD_SHARDS: the board index's shards a week's entries spread over (default 32). */
+  boardShards?: number;
+  /** REWARDS_BOARD_WEEKS: weeks a week's items are kept after it ends (default 8). */
+  boardWeeks?: number;
   dynamo: Pick<DynamoDBDocumentClient, "send">;
   logger: Logger;
   /** PutItem calls in flight at once, each for a different item key (default: resources.history.concurrency). */

@@ -1,11 +1,12 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { historyItemOf, historyPutOf, userOfKey } from "@rewards/core";
 import { describeError, embeddedMetrics, isConditionFailure, readGuardRecord } from "@rewards/core/aws";
-import { resources } from "@rewards/core/deploy";
+import { DEFAULT_BOARD_WEEKS, resources } from "@rewards/core/deploy";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
 import { type ItemOutcome, progressPlan } from "./progressPlan";
+import { weeksTouched, writeBoard } from "./writeBoard";
 import { writeProgress } from "./writeProgress";
 
 export interface BatchCounts {
@@ -17,6 +18,8 @@ export interface BatchCounts {
   failed: number;
   /** Achievement items put (docs/reading.md#achievements). */
   achieved: number;
+  /** Week items put (docs/board.md): one per reader and week the batch touched. */
+  boarded: number;
 }
 
 export interface RecordFailure {
@@ -101,12 +104,13 @@ export async function processBatch(
   );
 
   const achieved = await writeProgressOf(deps, outcomes, puts, limit);
+  const boarded = await writeBoardOf(deps, outcomes, puts, limit);
 
   // A failed put holds back every later record of the batch: Lambda retries from the lowest
   // sequence number reported, and reporting the later ones too keeps that true however the
   // response is read.
   const firstFailed = outcomes.findIndex((outcome) => outcome.kind === "failed");
-  const counts: BatchCounts = { written: 0, skipped: 0, failed: 0, achieved };
+  const counts: BatchCounts = { written: 0, skipped: 0, failed: 0, achieved, boarded };
   const failures: RecordFailure[] = [];
   outcomes.forEach((outcome, index) => {
     const record = records[index] as DynamoDBRecord;
@@ -152,6 +156,37 @@ async function writeProgressOf(
     if (first) outcomes[first.index] = { kind: "failed", reason: `progress: ${reason}` };
   }
   return achieved;
+}
+
+/**
+ * Every week the batch's standing items touched, summed again from the history and put
+ * (writeBoard). A week sums whatever the history holds when it is read, so it is written for
+ * every item that stands, wherever it sits in the batch; a reader whose week fails marks their
+ * first record failed, and its retry sums the week again.
+ */
+async function writeBoardOf(
+  deps: HistoryDeps,
+  outcomes: Outcome[],
+  puts: ReadonlyMap<number, ReturnType<typeof historyPutOf>>,
+  limit: ReturnType<typeof pLimit>,
+): Promise<number> {
+  const standing: Array<{ index: number; item: ReturnType<typeof historyPutOf>["Item"] }> = [];
+  outcomes.forEach((outcome, index) => {
+    const put = puts.get(index);
+    if (put && (outcome.kind === "written" || outcome.kind === "skipped"))
+      standing.push({ index, item: put.Item });
+  });
+  const weeks = weeksTouched(
+    standing.map(({ item }) => item),
+    (deps.clock ?? Date.now)(),
+    deps.boardWeeks ?? DEFAULT_BOARD_WEEKS,
+  );
+  const { weeks: written, failed } = await writeBoard(deps, weeks, limit);
+  for (const [userId, reason] of failed) {
+    const first = standing.find(({ item }) => userOfKey(item.pk) === userId);
+    if (first) outcomes[first.index] = { kind: "failed", reason: `board: ${reason}` };
+  }
+  return written;
 }
 
 /** A `warn` line per failure, one `info` and one EMF line per batch. */

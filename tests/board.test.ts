@@ -1,0 +1,140 @@
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { isoWeekOf, isoWeekPlus, profileKey } from "@rewards/core";
+import { createDynamoClient } from "@rewards/core/aws";
+import { revokeIntent } from "@rewards/ops";
+import { createReader, InvalidReadInput } from "@rewards/reader";
+import { completed, eventBody, stackTest } from "@rewards/testing";
+import { describe, expect } from "vitest";
+import { award, everyRecord, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistory } from "./fixtures/historyFixtures";
+
+const it = stackTest();
+
+const DAY_MS = 86_400_000;
+const thisWeek = isoWeekOf(Date.now());
+const lastWeek = isoWeekPlus(thisWeek, -1);
+const shared = (userId: string, slug: string) =>
+  eventBody("article.shared", { userId, articleSlug: slug, channel: "x" });
+const streakDay = (userId: string, day: string) => eventBody("streak.day", { userId, day });
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+
+/** Every reader's XP of `week` as their history items sum it (the truth the board must equal). */
+async function historySums(env: Record<string, string>, tableName: string, users: string[], week: string) {
+  const dynamo = createDynamoClient(env);
+  const sums: Record<string, number> = {};
+  for (const user of users) {
+    const { Items = [] } = await dynamo.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :award)",
+        ExpressionAttributeValues: { ":pk": profileKey(user).pk, ":award": "AWARD#" },
+        ConsistentRead: true,
+      }),
+    );
+    sums[user] = Items.filter((item) => !item.revokedAt && isoWeekOf(item.earnedOn) === week).reduce(
+      (sum, item) => sum + Number(item.xp),
+      0,
+    );
+  }
+  return sums;
+}
+
+describe("the week's board, summed exactly once from the history", () => {
+  it("ranks four readers sent with copies 1, 2, 2, 4; pages join to the whole; a revocation comes off; last week stays last week's", async ({
+    stack,
+  }) => {
+    // Two shards, so the board is a merge of shards as it is at any size.
+    const table = await ownTable(stack);
+    const env = { ...table.env, REWARDS_BOARD_SHARDS: "2" };
+    const dynamo = createDynamoClient(table.env);
+    const reader = createReader({ tableName: table.tableName, client: dynamo, boardShards: 2 });
+    const [a, b, c, d] = ["b-anna", "b-bert", "b-cleo", "b-dave"] as const;
+    const copies = (bodies: string[]) => [...bodies, ...bodies];
+    await award(env, copies([completed(a, "1"), completed(a, "2"), completed(a, "3")])); // 60
+    await award(env, copies([completed(b, "1"), streakDay(b, daysAgo(0))])); // 30
+    await award(
+      env,
+      copies([streakDay(c, daysAgo(0)), shared(c, "1"), shared(c, "2"), shared(c, "3"), shared(c, "4")]),
+    ); // 30
+    await award(env, copies([shared(d, "1")])); // 5
+    // Earned last week (its event's time), paid now: last week's board only.
+    const lastWeekTime = new Date(Date.now() - 7 * DAY_MS).toISOString();
+    await award(env, [
+      eventBody("article.completed", { userId: d, articleSlug: "old" }, { time: lastWeekTime }),
+    ]);
+
+    const records = await everyRecord(env, table.streamArn);
+    // Every record, then all of them again in reverse (a replay, out of order): the same board.
+    expect(await writeHistory(env, records)).toEqual({ batchItemFailures: [] });
+    expect(await writeHistory(env, [...records].reverse())).toEqual({ batchItemFailures: [] });
+
+    const expected = [
+      { rank: 1, userId: a, xp: 60 },
+      { rank: 2, userId: b, xp: 30 },
+      { rank: 2, userId: c, xp: 30 },
+      { rank: 4, userId: d, xp: 5 },
+    ];
+    expect(await reader.board()).toEqual({ week: thisWeek, entries: expected });
+    expect(await reader.board({ week: lastWeek })).toEqual({
+      week: lastWeek,
+      entries: [{ rank: 1, userId: d, xp: 20 }],
+    });
+
+    // Pages of 2 join to the whole; the last has no cursor.
+    const first = await reader.board({ limit: 2 });
+    expect(first.entries).toEqual(expected.slice(0, 2));
+    const second = await reader.board({ limit: 2, cursor: first.cursor as string });
+    expect(second).toEqual({ week: thisWeek, entries: expected.slice(2) });
+    // Pages of 1: a tie across a page keeps its rank.
+    const byOne = [];
+    let cursor: string | undefined;
+    do {
+      const page = await reader.board({ limit: 1, ...(cursor ? { cursor } : {}) });
+      byOne.push(...page.entries);
+      cursor = page.cursor;
+    } while (cursor);
+    expect(byOne).toEqual(expected);
+
+    expect((await reader.profile(c)).week).toEqual({ week: thisWeek, xp: 30, rank: 2 });
+    expect((await reader.profile(d)).week).toEqual({ week: thisWeek, xp: 5, rank: 4 });
+    expect((await reader.profile("b-nobody")).week).toEqual({ week: thisWeek, xp: 0 });
+    const users = [a, b, c, d];
+    expect(await historySums(env, table.tableName, users, thisWeek)).toEqual({
+      [a]: 60,
+      [b]: 30,
+      [c]: 30,
+      [d]: 5,
+    });
+
+    // Revoke one of anna's articles: 40, still first; the old INSERT replayed after it changes nothing.
+    const revoked = await revokeIntent(1, `${a}#2#article.completed`, {
+      dynamo,
+      tableName: table.tableName,
+      reason: "test",
+      dryRun: false,
+    });
+    expect(revoked).toMatchObject({ verdict: "revoked" });
+    expect(await writeHistory(env, await everyRecord(env, table.streamArn))).toEqual({
+      batchItemFailures: [],
+    });
+    expect(await writeHistory(env, records)).toEqual({ batchItemFailures: [] });
+    const after = await reader.board();
+    expect(after.entries).toEqual([{ rank: 1, userId: a, xp: 40 }, ...expected.slice(1)]);
+    const sums = await historySums(env, table.tableName, users, thisWeek);
+    expect(Object.fromEntries(after.entries.map((entry) => [entry.userId, entry.xp]))).toEqual(sums);
+  });
+
+  it("refuses a bad week, limit or cursor, naming it, before reading anything", async ({ stack }) => {
+    const reader = createReader({ tableName: "no-such-table", client: createDynamoClient(stack.env) });
+    const refused = async (options: Parameters<typeof reader.board>[0]) => {
+      const error = await reader.board(options).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(InvalidReadInput);
+      return (error as InvalidReadInput).parameter;
+    };
+    expect(await refused({ week: "2025-W53" })).toBe("week");
+    expect(await refused({ week: "2026-49" })).toBe("week");
+    expect(await refused({ limit: 0 })).toBe("limit");
+    expect(await refused({ limit: 101 })).toBe("limit");
+    expect(await refused({ cursor: "abc" })).toBe("cursor");
+  });
+});
