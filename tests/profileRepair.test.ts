@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { profileKey } from "@rewards/core";
+import { isoWeekOf, profileKey } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
 import { createReader } from "@rewards/reader";
 import { profileIn, runCli, stackTest } from "@rewards/testing";
@@ -52,6 +52,7 @@ describe("rewards user --set-xp", () => {
       streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day: today(), xp: 0 },
+      week: { week: isoWeekOf(Date.now()), xp: 0 },
     });
   });
 
@@ -88,6 +89,7 @@ describe("rewards user --set-xp", () => {
       streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day: today(), xp: 0 },
+      week: { week: isoWeekOf(Date.now()), xp: 0 },
       updatedAt,
     });
     expect((await runCli(["user", user, "--json"], env)).code).toBe(0);

@@ -5,7 +5,7 @@ import {
   type BatchGetItemCommandOutput,
   DynamoDBClient,
 } from "@aws-sdk/client-dynamodb";
-import { grantId } from "@rewards/core";
+import { grantId, isoWeekOf } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { revokeIntent } from "@rewards/ops";
 import {
@@ -26,6 +26,16 @@ import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 const it = stackTest();
 
+const thisWeek = isoWeekOf(Date.now());
+/** The profile's rank reads: one query of each of the board's 32 shards, in parallel. */
+const boardQueries = Array(32).fill("QueryCommand:board");
+/** How many commands of each kind were sent. */
+const tally = (sent: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const name of sent) counts[name] = (counts[name] ?? 0) + 1;
+  return counts;
+};
+
 /** A real client that records the name of every command it sends: the reader's round trips. */
 function countingClient(env: Record<string, string>) {
   const client = new DynamoDBClient({
@@ -36,7 +46,9 @@ function countingClient(env: Record<string, string>) {
   const sent: string[] = [];
   client.middlewareStack.add(
     (next, context) => (args) => {
-      sent.push(String(context.commandName));
+      // The board's shard queries are told apart from the profile's and the history's.
+      const index = (args.input as { IndexName?: string }).IndexName;
+      sent.push(index === undefined ? String(context.commandName) : `${context.commandName}:${index}`);
       return next(args);
     },
     { step: "initialize" },
@@ -134,9 +146,11 @@ describe("@rewards/reader on the local stack", () => {
       streak: { current: 0, longest: 0 },
       level: { level: 2, xpFloor: 100, xpNext: 250 },
       today: { day: today, xp: 30, cap: 30, left: 0 },
+      // Earned this week: 20 revoked, 10, 0 and 100; alone on the table's board.
+      week: { week: thisWeek, xp: 110, rank: 1 },
       updatedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
     });
-    expect(sent).toEqual(["BatchGetItemCommand"]);
+    expect(sent).toEqual(["BatchGetItemCommand", ...boardQueries]);
 
     // A cap lowered below what was paid today leaves nothing, never a negative allowance.
     const lowered = createReader({ tableName: table.tableName, client, dailyCap: 20 });
@@ -213,6 +227,7 @@ describe("@rewards/reader on the local stack", () => {
       streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day, xp: 0 },
+      week: { week: thisWeek, xp: 0 },
     });
     expect(await reader.history("never-seen")).toEqual({ awards: [] });
     // From plain JavaScript, null options are no options, not a TypeError.
@@ -270,13 +285,9 @@ describe("@rewards/reader on the local stack", () => {
         cause: { name: "ResourceNotFoundException" },
       });
     }
-    // Asked once each (no retry mends a wrong name): BatchGetItem ∥ Query, BatchGetItem, Query.
-    expect([...sent].sort()).toEqual([
-      "BatchGetItemCommand",
-      "BatchGetItemCommand",
-      "QueryCommand",
-      "QueryCommand",
-    ]);
+    // Asked once each (no retry mends a wrong name): BatchGetItem ∥ Query ∥ the board's shards,
+    // BatchGetItem ∥ the board's shards, Query.
+    expect(tally(sent)).toEqual({ BatchGetItemCommand: 2, QueryCommand: 2, "QueryCommand:board": 64 });
   });
 
   it("dailyCap 0, as the deploy outputs no cap, is no cap; text is refused at creation, quoted", async ({
@@ -293,13 +304,9 @@ describe("@rewards/reader on the local stack", () => {
     const none = await createReader({ tableName: table.tableName, client }).profile("cap-zero");
     expect(zero).toEqual(none);
     expect(zero.today).toEqual({ day: new Date().toISOString().slice(0, 10), xp: 30 });
-    // Read as without a cap: a BatchGetItem of the profile and kept days, and a Query of today's history, each time.
-    expect([...sent].sort()).toEqual([
-      "BatchGetItemCommand",
-      "BatchGetItemCommand",
-      "QueryCommand",
-      "QueryCommand",
-    ]);
+    // Read as without a cap: a BatchGetItem of the profile, kept days and week, a Query of today's
+    // history and the board's shards, each time.
+    expect(tally(sent)).toEqual({ BatchGetItemCommand: 2, QueryCommand: 2, "QueryCommand:board": 64 });
 
     let error: unknown;
     try {
@@ -340,10 +347,12 @@ describe("@rewards/reader on the local stack", () => {
       streak: { current: 0, longest: 0 },
       level: { level: 1, xpFloor: 0, xpNext: 100 },
       today: { day: new Date().toISOString().slice(0, 10), xp: 30, cap: 30, left: 0 },
+      // No history written: no week yet.
+      week: { week: thisWeek, xp: 0 },
       updatedAt: expect.stringMatching(/^\d{4}-/),
     });
     const day = `DAY#${profile.today.day}`;
-    expect(calls[0]?.keys).toEqual(["PROFILE", "PROGRESS", day]);
+    expect(calls[0]?.keys).toEqual(["PROFILE", "PROGRESS", `WEEK#${thisWeek}`, day]);
     // Every call after the first asked for the held key alone, the last one past the 50 ms.
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(calls.slice(1).map((call) => call.keys)).toEqual(Array(calls.length - 1).fill(["PROFILE"]));

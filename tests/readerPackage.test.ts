@@ -84,7 +84,7 @@ process.stdout.write(JSON.stringify({
 }));
 `);
     expect(JSON.parse(run.stdout)).toEqual({
-      parameters: ["userId", "limit", "cursor", "timeZone"],
+      parameters: ["userId", "limit", "cursor", "timeZone", "week"],
       input: [
         true,
         true,
@@ -156,7 +156,9 @@ const reader = createReader({ tableName: "t" });
 const profile: Profile = await reader.profile("u");
 const page = await reader.history("u", { limit: 2 });
 export const shown: [number, number, string | undefined] = [profile.level.xpNext, page.awards.length, page.cursor];
-export const named = (error: unknown): "userId" | "limit" | "cursor" | "timeZone" | undefined =>
+const board = await reader.board({ limit: 2 });
+export const top: [string, number | undefined, number | undefined] = [board.week, board.entries[0]?.rank, profile.week.rank];
+export const named = (error: unknown): "userId" | "limit" | "cursor" | "timeZone" | "week" | undefined =>
   error instanceof InvalidReadInput ? error.parameter : undefined;
 `,
           [`${site}/bad.ts`]: `import { createReader } from "@rewards/reader";

@@ -40,24 +40,40 @@ describe("the functions' environments", () => {
     });
   });
 
-  it("give the history writer its table, retention (400 days unless set) and log level", () => {
+  it("give the history writer its table, retention (400 days unless set), the board's weeks (8) and shards (32), and log level", () => {
     expect(historyEnvironment({ tableName: "t" })).toEqual({
       TABLE_NAME: "t",
       REWARDS_HISTORY_DAYS: "400",
+      REWARDS_BOARD_WEEKS: "8",
+      REWARDS_BOARD_SHARDS: "32",
       LOG_LEVEL: "info",
     });
-    expect(historyEnvironment({ tableName: "t" }, { historyDays: 0, logLevel: "warn" })).toEqual({
+    expect(
+      historyEnvironment(
+        { tableName: "t" },
+        { historyDays: 0, boardWeeks: 3, boardShards: 7, logLevel: "warn" },
+      ),
+    ).toEqual({
       TABLE_NAME: "t",
       REWARDS_HISTORY_DAYS: "0",
+      REWARDS_BOARD_WEEKS: "3",
+      REWARDS_BOARD_SHARDS: "7",
       LOG_LEVEL: "warn",
     });
   });
 
-  it("give the read API its table, log level, and the worker's cap only when there is one", () => {
-    expect(readApiEnvironment({ tableName: "t" })).toEqual({ TABLE_NAME: "t", LOG_LEVEL: "info" });
-    expect(readApiEnvironment({ tableName: "t" }, { dailyCap: 150, logLevel: "debug" })).toEqual({
+  it("give the read API its table, log level, the board's shards (the writer's), and the worker's cap only when there is one", () => {
+    expect(readApiEnvironment({ tableName: "t" })).toEqual({
+      TABLE_NAME: "t",
+      LOG_LEVEL: "info",
+      REWARDS_BOARD_SHARDS: "32",
+    });
+    expect(
+      readApiEnvironment({ tableName: "t" }, { dailyCap: 150, logLevel: "debug", boardShards: 7 }),
+    ).toEqual({
       TABLE_NAME: "t",
       LOG_LEVEL: "debug",
+      REWARDS_BOARD_SHARDS: "7",
       REWARDS_DAILY_XP_CAP: "150",
     });
   });

@@ -114,7 +114,7 @@ describe("processBatch", () => {
       Item: expect.objectContaining({ revokedAt: "2026-11-30T08:00:00.000Z", revokedReason: "fraud" }),
     });
     expect(table.puts).toHaveLength(3);
-    expect(result.counts).toEqual({ written: 3, skipped: 2, failed: 0, achieved: 0 });
+    expect(result.counts).toEqual({ written: 3, skipped: 2, failed: 0, achieved: 0, boarded: 3 });
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(lines.filter((line) => line.msg === "batch")).toEqual([
       expect.objectContaining({ written: 3, skipped: 2, failed: 0, durationMs: 0 }),
@@ -133,7 +133,7 @@ describe("processBatch", () => {
     const table = fakeTable((input) => (input.Item.pk === "USER#user1" ? conditionFailed() : undefined));
     const { deps: history } = deps(table.dynamo);
     const result = await processBatch(history, streamEvent([record(1, guard(1)), record(2, guard(2))]));
-    expect(result.counts).toEqual({ written: 1, skipped: 1, failed: 0, achieved: 0 });
+    expect(result.counts).toEqual({ written: 1, skipped: 1, failed: 0, achieved: 0, boarded: 2 });
     expect(result.response).toEqual({ batchItemFailures: [] });
   });
 
@@ -145,7 +145,7 @@ describe("processBatch", () => {
       streamEvent([record(1, guard(1)), record(2, guard(2, { amount: "lots" })), record(3, guard(3))]),
     );
     expect(result.response).toEqual({ batchItemFailures: [{ itemIdentifier: seq(2) }] });
-    expect(result.counts).toEqual({ written: 2, skipped: 0, failed: 1, achieved: 0 });
+    expect(result.counts).toEqual({ written: 2, skipped: 0, failed: 1, achieved: 0, boarded: 2 });
     expect(table.puts.map((put) => put.Item.pk)).toEqual(["USER#user1", "USER#user3"]);
   });
 
@@ -165,7 +165,7 @@ describe("processBatch", () => {
     expect(result.response).toEqual({
       batchItemFailures: [seq(2), seq(3), seq(4), seq(5)].map((itemIdentifier) => ({ itemIdentifier })),
     });
-    expect(result.counts).toEqual({ written: 1, skipped: 0, failed: 4, achieved: 0 });
+    expect(result.counts).toEqual({ written: 1, skipped: 0, failed: 4, achieved: 0, boarded: 3 });
     expect(result.failures[0]?.reason).toBe(
       "ProvisionedThroughputExceededException: Rate of requests exceeds the allowed throughput",
     );
