@@ -69,6 +69,35 @@ export const deploySettingsSchema = z.object({
       });
       return z.NEVER;
     }),
+  /** Weeks a week's board is kept after the week ends (docs/board.md), handed to the history writer; unset: 8. */
+  REWARDS_BOARD_WEEKS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (value.trim() !== "" && Number.isSafeInteger(n) && n >= 1) return n;
+      context.addIssue({
+        code: "custom",
+        message: `must be a whole number of weeks, 1 or more, not ${value}`,
+      });
+      return z.NEVER;
+    }),
+  /**
+   * Shards each week's board is spread over (docs/board.md), handed to the history writer and
+   * the read API alike: one setting, so a reader never asks fewer shards than were written.
+   * Unset: 32.
+   */
+  REWARDS_BOARD_SHARDS: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      if (value === undefined) return undefined;
+      const n = Number(value);
+      if (value.trim() !== "" && Number.isInteger(n) && n >= 1 && n <= 1000) return n;
+      context.addIssue({ code: "custom", message: `must be a whole number from 1 to 1000, not ${value}` });
+      return z.NEVER;
+    }),
   /**
    * Who may call the read API's function URL (docs/reading.md, "Granting a site"): 12-digit
    * account ids or IAM role ARNs, comma-separated; unset: no one outside this account's own
@@ -102,6 +131,10 @@ export interface DeploySettings {
   dailyCap: number | undefined;
   /** REWARDS_HISTORY_DAYS; unset: the history writer's default (historyEnvironment's, 400). */
   historyDays: number | undefined;
+  /** REWARDS_BOARD_WEEKS; unset: the history writer's default (historyEnvironment's, 8). */
+  boardWeeks: number | undefined;
+  /** REWARDS_BOARD_SHARDS; unset: the default both the writer and the read API take (32). */
+  boardShards: number | undefined;
   /** REWARDS_READER_PRINCIPALS: account ids and role ARNs allowed to invoke the read API's URL. */
   readerPrincipals: string[];
   /** REWARDS_READER_CONCURRENCY; unset: the read API's concurrency is not reserved. */
@@ -220,6 +253,8 @@ export function deploySettings(env: Environment = process.env, stage?: StageOpti
     consumerAccounts: config.REWARDS_CONSUMER_ACCOUNTS,
     dailyCap: config.REWARDS_DAILY_XP_CAP,
     historyDays: config.REWARDS_HISTORY_DAYS,
+    boardWeeks: config.REWARDS_BOARD_WEEKS,
+    boardShards: config.REWARDS_BOARD_SHARDS,
     readerPrincipals: config.REWARDS_READER_PRINCIPALS,
     readerConcurrency: config.REWARDS_READER_CONCURRENCY,
   };

@@ -1,5 +1,7 @@
 import {
   announcerEnvironment,
+  DEFAULT_BOARD_SHARDS,
+  DEFAULT_BOARD_WEEKS,
   DEFAULT_HISTORY_DAYS,
   historyEnvironment,
   readApiEnvironment,
@@ -13,11 +15,17 @@ import { deploySettings, stageOptions } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { historyPermissions } from "./historyPermissions";
 import { producerAccess } from "./producerAccess";
-import { readApiPermissions } from "./readApiPermissions";
+import { boardIndexArn, readApiPermissions } from "./readApiPermissions";
 import { readerAccess } from "./readerAccess";
 import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
+
+/**
+ * SST's spelling of an index's projection for DynamoDB's (resources.ts keeps DynamoDB's, as the
+ * local stack's CreateTable takes it). A projection not here fails the type check, not a deploy.
+ */
+const sstProjection = { KEYS_ONLY: "keys-only" } as const;
 
 /**
  * What the functions' SST definitions share: the same build as `npm run build:function`
@@ -44,13 +52,13 @@ function functionSettings(
 
 /**
  * Everything the system needs on AWS: the events queue and its DLQ (both encrypted), the
- * table (TTL, point-in-time recovery, its stream; deletion protection and retention on
- * production), the worker with least-privilege permissions and a concurrency cap, the
- * announcer on the table's stream publishing reward.granted to the rewards bus (its given-up
- * batches to a failure queue), the history writer on the same stream writing each award's
- * history item (its given-up batches to a failure queue of its own), the read API (a function
- * URL with IAM auth, read-only on the table, invocable by the stage's reader principals), and
- * alarms.
+ * table (TTL, point-in-time recovery, its stream, the board's index; deletion protection and
+ * retention on production), the worker with least-privilege permissions and a concurrency cap,
+ * the announcer on the table's stream publishing reward.granted to the rewards bus (its
+ * given-up batches to a failure queue), the history writer on the same stream writing each
+ * award's history item and its week item (its given-up batches to a failure queue of its own),
+ * the read API (a function URL with IAM auth, read-only on the table and the board's index,
+ * invocable by the stage's reader principals), and alarms.
  */
 export function createRewards() {
   const {
@@ -69,9 +77,23 @@ export function createRewards() {
   // The stage's settings file (infra/stages/<stage>.json) if it has one; production must.
   const settings = deploySettings(process.env, stageOptions($app.stage, $cli.paths.root));
 
+  const { boardIndex } = table;
   const rewardsTable = new sst.aws.Dynamo("Rewards", {
-    fields: { [table.partitionKey]: "string", [table.sortKey]: "string" },
+    fields: {
+      [table.partitionKey]: "string",
+      [table.sortKey]: "string",
+      [boardIndex.partitionKey]: "string",
+      [boardIndex.sortKey]: "string",
+    },
     primaryIndex: { hashKey: table.partitionKey, rangeKey: table.sortKey },
+    // The week's board (docs/board.md): sparse, since only week items carry its keys.
+    globalIndexes: {
+      [boardIndex.name]: {
+        hashKey: boardIndex.partitionKey,
+        rangeKey: boardIndex.sortKey,
+        projection: sstProjection[boardIndex.projection],
+      },
+    },
     ttl: table.ttlAttribute,
     // The announcer reads each award's guard from the stream (resources.table.streamViewType).
     stream: "new-image",
@@ -169,7 +191,11 @@ export function createRewards() {
       permissions: historyPermissions(rewardsTable.arn, historyFailures.arn),
       environment: historyEnvironment(
         { tableName: rewardsTable.name },
-        { historyDays: settings.historyDays },
+        {
+          historyDays: settings.historyDays,
+          boardWeeks: settings.boardWeeks,
+          boardShards: settings.boardShards,
+        },
       ),
     },
     {
@@ -194,9 +220,13 @@ export function createRewards() {
   const readApiFunction = new sst.aws.Function("ReadApi", {
     ...functionSettings("readApi", readApi),
     url: { authorization: "iam" },
-    permissions: readApiPermissions(rewardsTable.arn),
-    // The worker's cap, from the same stage setting: `today` is read where the worker writes it.
-    environment: readApiEnvironment({ tableName: rewardsTable.name }, { dailyCap: settings.dailyCap }),
+    permissions: readApiPermissions(rewardsTable.arn, rewardsTable.arn.apply(boardIndexArn)),
+    // The worker's cap and the writer's shard count, from the same stage settings: `today` is read
+    // where the worker writes it, and the board from every shard the writer fills.
+    environment: readApiEnvironment(
+      { tableName: rewardsTable.name },
+      { dailyCap: settings.dailyCap, boardShards: settings.boardShards },
+    ),
     ...(settings.readerConcurrency === undefined
       ? {}
       : { concurrency: { reserved: settings.readerConcurrency } }),
@@ -258,6 +288,10 @@ export function createRewards() {
     // The history writer's REWARDS_HISTORY_DAYS (0: forever), so `rewards history rebuild` writes
     // a missing item with the stage's retention.
     historyDays: settings.historyDays ?? DEFAULT_HISTORY_DAYS,
+    // The board's REWARDS_BOARD_SHARDS and REWARDS_BOARD_WEEKS, so `rewards env` gives the CLI
+    // (and a local read API) the shards the stage's writer fills.
+    boardShards: settings.boardShards ?? DEFAULT_BOARD_SHARDS,
+    boardWeeks: settings.boardWeeks ?? DEFAULT_BOARD_WEEKS,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
   };
 }

@@ -84,6 +84,8 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       consumerAccounts: [],
       dailyCap: undefined,
       historyDays: undefined,
+      boardWeeks: undefined,
+      boardShards: undefined,
       readerPrincipals: [],
       readerConcurrency: undefined,
     });

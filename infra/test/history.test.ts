@@ -49,18 +49,26 @@ describe("the reader's history: a third function on the table's stream", () => {
     expect(named(run, "aws:cloudwatch/logGroup:LogGroup", HISTORY).inputs.retentionInDays).toBe(30);
   });
 
-  it("its environment: TABLE_NAME, REWARDS_HISTORY_DAYS (400 unless the stage says), LOG_LEVEL, and nothing of SST's links", () => {
+  it("its environment: TABLE_NAME, REWARDS_HISTORY_DAYS (400 unless the stage says), the board's two, LOG_LEVEL, and nothing of SST's links", () => {
     const vars = variables(run);
     expect(vars).toMatchObject({
       TABLE_NAME: run.outputs.tableName,
       REWARDS_HISTORY_DAYS: "400",
+      REWARDS_BOARD_WEEKS: "8",
+      REWARDS_BOARD_SHARDS: "32",
       LOG_LEVEL: "info",
     });
     expect(
       Object.keys(vars)
         .filter((k) => !k.startsWith("SST_"))
         .sort(),
-    ).toEqual(["LOG_LEVEL", "REWARDS_HISTORY_DAYS", "TABLE_NAME"]);
+    ).toEqual([
+      "LOG_LEVEL",
+      "REWARDS_BOARD_SHARDS",
+      "REWARDS_BOARD_WEEKS",
+      "REWARDS_HISTORY_DAYS",
+      "TABLE_NAME",
+    ]);
     expect(Object.keys(vars).filter((k) => /^SST_RESOURCE_(Rewards|History)/.test(k))).toEqual([]);
     // The stage's setting reaches it (0: kept forever), and only it.
     expect(variables(forever).REWARDS_HISTORY_DAYS).toBe("0");
@@ -121,7 +129,7 @@ describe("the reader's history: a third function on the table's stream", () => {
     expect(run.outputs.historyFailureQueueUrl).toMatch(/HistoryFailuresQueue$/);
   });
 
-  it("its role: read that stream, put/update/batch-get that table, send to its queue — nothing else, no wildcard", () => {
+  it("its role: read that stream, put/update/batch-get/get/query that table, send to its queue — nothing else, no wildcard", () => {
     expect(roleStatements(run, HISTORY)).toEqual([
       {
         Effect: "Allow",
@@ -135,7 +143,13 @@ describe("the reader's history: a third function on the table's stream", () => {
       },
       {
         Effect: "Allow",
-        Action: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:BatchGetItem"],
+        Action: [
+          "dynamodb:PutItem",
+          "dynamodb:UpdateItem",
+          "dynamodb:BatchGetItem",
+          "dynamodb:GetItem",
+          "dynamodb:Query",
+        ],
         Resource: [expect.stringMatching(TABLE_ARN)],
       },
       {

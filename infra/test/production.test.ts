@@ -190,6 +190,9 @@ describe("production: alarms and outputs", () => {
       dailyXpCap: 0,
       // No REWARDS_HISTORY_DAYS: the writer's default, which `rewards history rebuild` must use too.
       historyDays: 400,
+      // No REWARDS_BOARD_*: the defaults the writer and the read API take.
+      boardShards: 32,
+      boardWeeks: 8,
     });
   });
 });

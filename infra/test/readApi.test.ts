@@ -72,18 +72,23 @@ describe("the read API: a function URL with IAM auth", () => {
     expect(all(closed, "aws:lambda/permission:Permission")).toEqual([]);
   });
 
-  it("its role reads the table and nothing else: GetItem, BatchGetItem, Query", () => {
+  it("its role reads the table and its board index and nothing else: GetItem, BatchGetItem, Query; Query on the index", () => {
     expect(roleStatements(run, "ReadApiRole")).toEqual([
       {
         Effect: "Allow",
         Action: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
         Resource: [expect.stringMatching(/Table\/RewardsTable$/)],
       },
+      {
+        Effect: "Allow",
+        Action: ["dynamodb:Query"],
+        Resource: [expect.stringMatching(/Table\/RewardsTable\/index\/board$/)],
+      },
     ]);
     expectNothingElse(run, "ReadApiRole");
   });
 
-  it("its environment: TABLE_NAME, the worker's cap from the same setting, LOG_LEVEL", () => {
+  it("its environment: TABLE_NAME, the worker's cap from the same setting, the board's shards, LOG_LEVEL", () => {
     const vars = (
       named(run, "aws:lambda/function:Function", FUNCTION).inputs.environment as {
         variables: Record<string, string>;
@@ -92,8 +97,14 @@ describe("the read API: a function URL with IAM auth", () => {
     expect(vars).toMatchObject({
       TABLE_NAME: run.outputs.tableName,
       REWARDS_DAILY_XP_CAP: "150",
+      REWARDS_BOARD_SHARDS: "32",
       LOG_LEVEL: "info",
     });
+    expect(
+      Object.keys(vars)
+        .filter((k) => !k.startsWith("SST_"))
+        .sort(),
+    ).toEqual(["LOG_LEVEL", "REWARDS_BOARD_SHARDS", "REWARDS_DAILY_XP_CAP", "TABLE_NAME"]);
     const worker = (
       named(run, "aws:lambda/function:Function", "EventsSubscriber").inputs.environment as {
         variables: Record<string, string>;
