@@ -4,6 +4,14 @@
  * `rewards` command is a thin shell over it; the scenario and the tests use it as it is.
  */
 export { batchGetAll } from "./batchGetAll";
+export {
+  keptWeeks,
+  type ReaderWeeks,
+  type RepairWeeksOptions,
+  repairWeeks,
+  type WeekChange,
+  type WeeksReport,
+} from "./board/repairWeeks";
 export { clientsFor } from "./clients";
 export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
 export { releaseReported } from "./dlq/heldMessages";

@@ -51,7 +51,10 @@ export interface ProgressReport {
 }
 
 /** Every reader with a profile, paging the table (a full scan: an operator's pass). */
-async function* everyReader(dynamo: DynamoDBDocumentClient, tableName: string): AsyncGenerator<string> {
+export async function* everyReader(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+): AsyncGenerator<string> {
   const profile = profileKey("");
   for await (const page of scanTable(dynamo, {
     TableName: tableName,
