@@ -20,6 +20,9 @@ const outputsSchema = z.object({
   readerUrl: z.url().optional(),
   // The history writer's REWARDS_HISTORY_DAYS (0: forever); a stage deployed before it was an output has none.
   historyDays: z.coerce.number().int().min(0).optional(),
+  // The board's REWARDS_BOARD_SHARDS and REWARDS_BOARD_WEEKS; a stage deployed before they were outputs has neither.
+  boardShards: z.coerce.number().int().min(1).max(1000).optional(),
+  boardWeeks: z.coerce.number().int().min(1).optional(),
 });
 
 export default defineCommand<{ outputs: string; json?: boolean }>()({
@@ -74,6 +77,13 @@ export default defineCommand<{ outputs: string; json?: boolean }>()({
       ...(parsed.data.historyDays === undefined
         ? {}
         : { REWARDS_HISTORY_DAYS: String(parsed.data.historyDays) }),
+      // The shards the stage's writer fills: what reads the board with fewer misses entries.
+      ...(parsed.data.boardShards === undefined
+        ? {}
+        : { REWARDS_BOARD_SHARDS: String(parsed.data.boardShards) }),
+      ...(parsed.data.boardWeeks === undefined
+        ? {}
+        : { REWARDS_BOARD_WEEKS: String(parsed.data.boardWeeks) }),
     };
     const cap = parsed.data.dailyXpCap;
     const warning =
