@@ -1,6 +1,6 @@
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { isoWeekOf, isoWeekPlus, profileKey } from "@rewards/core";
-import { createDynamoClient } from "@rewards/core/aws";
+import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { historyItemKey, isoWeekOf, isoWeekPlus, profileKey, weekItemOf, weekKey } from "@rewards/core";
+import { createDynamoClient, writeWeek } from "@rewards/core/aws";
 import { revokeIntent } from "@rewards/ops";
 import { createReader, InvalidReadInput } from "@rewards/reader";
 import { completed, eventBody, stackTest } from "@rewards/testing";
@@ -136,5 +136,91 @@ describe("the week's board, summed exactly once from the history", () => {
     expect(await refused({ limit: 0 })).toBe("limit");
     expect(await refused({ limit: 101 })).toBe("limit");
     expect(await refused({ cursor: "abc" })).toBe("cursor");
+  });
+
+  it("two writers of one week at once: the one that read first loses the put and sums again, so no award is missed", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const dynamo = createDynamoClient(table.env);
+    const user = "b-race";
+    const day = new Date().toISOString().slice(0, 10);
+    const historyItem = (n: number, xp: number) => ({
+      ...historyItemKey(user, new Date(Date.now() + n).toISOString(), `grant-${String(n).repeat(43)}`),
+      earnedOn: day,
+      xp,
+    });
+    await dynamo.send(new PutCommand({ TableName: table.tableName, Item: historyItem(1, 20) }));
+    // Writer A has read the version and summed 20; its put waits until B, who also saw the
+    // second award, has put 30.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let paused: () => void = () => {};
+    const pausedAtPut = new Promise<void>((resolve) => {
+      paused = resolve;
+    });
+    let held = false;
+    const slow = {
+      async send(command: Parameters<typeof dynamo.send>[0]) {
+        if (command instanceof PutCommand && !held) {
+          held = true;
+          paused();
+          await gate;
+        }
+        return dynamo.send(command);
+      },
+    } as typeof dynamo;
+    const week = isoWeekOf(Date.now());
+    const weekTable = { tableName: table.tableName, shards: 1, keepWeeks: 8 };
+    const a = writeWeek({ ...weekTable, dynamo: slow }, user, week);
+    await pausedAtPut;
+    await dynamo.send(new PutCommand({ TableName: table.tableName, Item: historyItem(2, 10) }));
+    expect(await writeWeek({ ...weekTable, dynamo }, user, week)).toEqual({ xp: 30, was: undefined });
+    release();
+    expect(await a).toEqual({ xp: 30, was: 30 });
+    const { Item } = await dynamo.send(
+      new GetCommand({ TableName: table.tableName, Key: weekKey(user, week), ConsistentRead: true }),
+    );
+    expect(Item).toMatchObject({ xp: 30, version: 2, boardPk: `BOARD#${week}#0` });
+  });
+
+  it("ranks a reader behind more readers than a shard's first page by counting on (a second call), exactly", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const dynamo = createDynamoClient(table.env);
+    const week = isoWeekOf(Date.now());
+    // One shard: 60 readers with 100..159 XP, then the reader with 50 (rank 61) and one with 100 (a tie: rank 60).
+    const put = (userId: string, xp: number) =>
+      dynamo.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item: weekItemOf({
+            userId,
+            week,
+            xp,
+            version: 1,
+            updatedAt: new Date().toISOString(),
+            shards: 1,
+            keepWeeks: 8,
+          }),
+        }),
+      );
+    for (let i = 0; i < 60; i++) await put(`r-${String(i).padStart(2, "0")}`, 100 + i);
+    await put("r-me", 50);
+    await put("r-tie", 100);
+    const reader = createReader({ tableName: table.tableName, client: dynamo, boardShards: 1 });
+    expect((await reader.profile("r-me")).week).toEqual({ week, xp: 50, rank: 62 });
+    expect((await reader.profile("r-tie")).week).toEqual({ week, xp: 100, rank: 60 });
+    expect((await reader.profile("r-59")).week).toEqual({ week, xp: 159, rank: 1 });
+    const top = await reader.board({ limit: 100 });
+    expect(top.entries).toHaveLength(62);
+    expect(top.entries.slice(-3)).toEqual([
+      { rank: 60, userId: "r-00", xp: 100 },
+      { rank: 60, userId: "r-tie", xp: 100 },
+      { rank: 62, userId: "r-me", xp: 50 },
+    ]);
   });
 });
