@@ -2,12 +2,12 @@ import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { promisify } from "node:util";
-import { dayNumberOf, dayOfNumber } from "@rewards/core";
+import { boardShardOf, dayNumberOf, dayOfNumber, isoWeekOf, isoWeekPlus } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient, createLogger } from "@rewards/core/aws";
 import { toolConfigFrom } from "@rewards/core/deploy";
 import { functionUrlEvent, pythonForMoto, startFaultProxy, startLocalReadApi } from "@rewards/local";
 import { revokeIntent } from "@rewards/ops";
-import { createHandler, createReadApiDeps, problemTypes } from "@rewards/read-api";
+import { createHandler, createReadApiDeps, problemTypes, readReadApiConfig } from "@rewards/read-api";
 import { createReader } from "@rewards/reader";
 import { completed, eventBody, HANG_GUARD_MS, lambdaContext, signup, stackTest } from "@rewards/testing";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -182,6 +182,8 @@ describe("the read API's handler on the local stack", () => {
       awards: 3,
       counts: { "article.completed": 2, "article.shared": 0, "streak.day": 0, "signup.completed": 1 },
       today: { xp: 30, cap: 30, left: 0 },
+      // This week's XP is the history's (the revoked article's 20 off), and the only reader ranks first.
+      week: { week: isoWeekOf(Date.now()), xp: 110, rank: 1 },
     });
 
     const first = await request("GET", "/users/api-user/awards?limit=2");
@@ -379,6 +381,166 @@ describe("the read API's handler on the local stack", () => {
     expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual(Array(16).fill([1, 0]));
   });
 
+  it("GET /board: the week's board as the library ranks it, pages joined by cursor, the week asked for; the profile's week and rank", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    // 64 shards, the writer's and the API's alike: bert's and dave's are past the default 32,
+    // so an API that did not read REWARDS_BOARD_SHARDS would leave them off.
+    const env: Record<string, string> = { ...table.env, REWARDS_BOARD_SHARDS: "64", LOG_LEVEL: "silent" };
+    const [a, b, c, d] = ["api-board-anna", "api-board-bert", "api-board-cleo", "api-board-dave"] as const;
+    expect([a, b, c, d].map((user) => boardShardOf(user, 64))).toEqual([15, 56, 26, 33]);
+    const thisWeek = isoWeekOf(Date.now());
+    const lastWeek = isoWeekPlus(thisWeek, -1);
+    const shared = (user: string, slug: string) =>
+      eventBody("article.shared", { userId: user, articleSlug: slug, channel: "x" });
+    const today = new Date().toISOString().slice(0, 10);
+    // Each batch sent twice: a copy is no second award.
+    const twice = (bodies: string[]) => award(env, [...bodies, ...bodies]);
+    await twice([completed(a, "1"), completed(a, "2"), completed(a, "3")]); // 60
+    await twice([completed(b, "1"), eventBody("streak.day", { userId: b, day: today })]); // 30
+    await twice([
+      shared(c, "1"),
+      shared(c, "2"),
+      shared(c, "3"),
+      shared(c, "4"),
+      shared(c, "5"),
+      shared(c, "6"),
+    ]); // 30
+    await twice([shared(d, "1")]); // 5
+    // Earned last week (its event's time), paid now: last week's board only.
+    const lastWeekTime = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    await award(env, [
+      eventBody("article.completed", { userId: d, articleSlug: "old" }, { time: lastWeekTime }),
+    ]);
+    await writeHistoryOfStream(env, table.streamArn);
+
+    const { request, logs } = readApiOver(env);
+    const reader = createReader({
+      tableName: table.tableName,
+      client: createDynamoBaseClient(env),
+      boardShards: 64,
+    });
+    const expected = [
+      { rank: 1, userId: a, xp: 60 },
+      { rank: 2, userId: b, xp: 30 },
+      { rank: 2, userId: c, xp: 30 },
+      { rank: 4, userId: d, xp: 5 },
+    ];
+    const ok = (body: unknown) => ({
+      status: 200,
+      headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
+      body,
+    });
+    expect(await request("GET", "/board")).toEqual(ok({ week: thisWeek, entries: expected }));
+    expect((await request("GET", "/board/")).body).toEqual(await reader.board());
+    expect(await request("GET", `/board?week=${lastWeek}`)).toEqual(
+      ok({ week: lastWeek, entries: [{ rank: 1, userId: d, xp: 20 }] }),
+    );
+    // A week no one earned in: no entries, never a 404.
+    const quiet = isoWeekPlus(thisWeek, -5);
+    expect(await request("GET", `/board?week=${quiet}`)).toEqual(ok({ week: quiet, entries: [] }));
+
+    // Pages of 3 join to the whole, the tie split across them keeping its rank; the last has no cursor.
+    const first = await request("GET", `/board?week=${thisWeek}&limit=3`);
+    expect(first.body).toEqual(await reader.board({ week: thisWeek, limit: 3 }));
+    expect(first.body.entries).toEqual(expected.slice(0, 3));
+    const cursor = encodeURIComponent(first.body.cursor);
+    const second = await request("GET", `/board?limit=3&cursor=${cursor}`);
+    expect(second).toEqual(ok({ week: thisWeek, entries: expected.slice(3) }));
+    const byOne = [];
+    let next: string | undefined;
+    do {
+      const page = await request("GET", `/board?limit=1${next ? `&cursor=${encodeURIComponent(next)}` : ""}`);
+      byOne.push(...page.body.entries);
+      next = page.body.cursor;
+    } while (next);
+    expect(byOne).toEqual(expected);
+
+    // The profile's week: this week's XP and rank; none for a reader with no XP this week.
+    expect((await request("GET", `/users/${c}`)).body.week).toEqual({ week: thisWeek, xp: 30, rank: 2 });
+    expect((await request("GET", `/users/${d}`)).body.week).toEqual({ week: thisWeek, xp: 5, rank: 4 });
+    expect((await request("GET", "/users/api-board-nobody")).body.week).toEqual({ week: thisWeek, xp: 0 });
+    // One log line per request, the route's template and never a user's id.
+    expect(logs.filter((line) => line.route === "/board").map((line) => line.status)).toEqual(
+      Array(6 + byOne.length).fill(200),
+    );
+
+    // Read with the default 32 shards, the board written over 64 misses bert and dave: the variable matters.
+    const { REWARDS_BOARD_SHARDS: _, ...unset } = env;
+    expect(
+      (await readApiOver(unset).request("GET", "/board")).body.entries.map(
+        (e: { userId: string }) => e.userId,
+      ),
+    ).toEqual([a, c]);
+    expect(readReadApiConfig({ TABLE_NAME: "t" }).REWARDS_BOARD_SHARDS).toBe(32);
+    expect(readReadApiConfig({ TABLE_NAME: "t", REWARDS_BOARD_SHARDS: "1000" }).REWARDS_BOARD_SHARDS).toBe(
+      1000,
+    );
+  });
+
+  it("GET /board refuses a bad week, limit or cursor (400 naming it) and other methods (405)", async ({
+    stack,
+  }) => {
+    const { table, env, reader } = await seededUser(stack, "api-board-bad");
+    // A second reader this week, so this week's board has a second page and its first a cursor.
+    await award(env, [signup("api-board-bad-2")]);
+    await writeHistoryOfStream(env, table.streamArn);
+    const { request, metrics } = readApiOver(env);
+    const thisWeek = isoWeekOf(Date.now());
+    const firstPage = await request("GET", "/board?limit=1");
+    expect(firstPage.body).toEqual({
+      week: thisWeek,
+      entries: [{ rank: 1, userId: "api-board-bad", xp: 110 }],
+      cursor: expect.any(String),
+    });
+    const boardCursor = encodeURIComponent(firstPage.body.cursor);
+    const historyCursor = (await reader.history("api-board-bad", { limit: 1 })).cursor as string;
+    const problem = (status: number, type: string, extra: Record<string, unknown> = {}) => ({
+      status,
+      headers: { "Content-Type": "application/problem+json", "Cache-Control": "no-store", ...extra },
+      body: expect.objectContaining({ type, status, title: expect.any(String), detail: expect.any(String) }),
+    });
+    const invalid = problemTypes.invalidParameter.type;
+    const pages = [
+      ["/board?week=2025-W53", "week"],
+      ["/board?week=2026-49", "week"],
+      ["/board?week=2026-W49x", "week"],
+      ["/board?week=", "week"],
+      ["/board?limit=0", "limit"],
+      ["/board?limit=101", "limit"],
+      ["/board?limit=abc", "limit"],
+      ["/board?cursor=abc", "cursor"],
+      ["/board?cursor=", "cursor"],
+      // This week's cursor for last week's board; a history's cursor; a board cursor edited.
+      [`/board?week=${isoWeekPlus(thisWeek, -1)}&cursor=${boardCursor}`, "cursor"],
+      [`/board?cursor=${encodeURIComponent(historyCursor)}`, "cursor"],
+      [`/board?cursor=${boardCursor.slice(0, -2)}`, "cursor"],
+    ] as const;
+    for (const [target, parameter] of pages) {
+      const answer = await request("GET", target);
+      expect(answer, target).toEqual(problem(400, invalid));
+      expect(answer.body.parameter, target).toBe(parameter);
+      expect(answer.body.detail, target).toMatch(new RegExp(`^${parameter}: `));
+    }
+    expect((await request("GET", "/board?week=2025-W53")).body).toEqual({
+      type: invalid,
+      title: "Invalid parameter",
+      status: 400,
+      detail: 'week: an ISO week such as "2026-W49" (a year, "-W", a week of that year), not "2025-W53"',
+      parameter: "week",
+    });
+    for (const method of ["POST", "PUT", "DELETE"])
+      expect(await request(method, "/board"), method).toEqual(
+        problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
+      );
+    expect(await request("POST", "/board/?week=nope")).toEqual(
+      problem(405, problemTypes.methodNotAllowed.type, { Allow: "GET" }),
+    );
+    expect(await request("GET", "/board/x")).toEqual(problem(404, problemTypes.notFound.type));
+    expect(metrics.map((m) => [m["4xx"], m["5xx"]])).toEqual([[0, 0], ...Array(18).fill([1, 0])]);
+  });
+
   it("throttled reads are a 503 with Retry-After, a missing table a 500: no stack, no AWS detail", async ({
     stack,
   }) => {
@@ -497,12 +659,73 @@ describe("the read API's handler on the local stack", () => {
         body: { awards: "none" },
       }),
     ).toEqual(["/users/{userId}/awards 200: body: data/awards must be array"]);
+
+    // The board's answers, held both ways: what the document declares must be sent, what is sent declared.
+    const json = { "Content-Type": "application/json", "Cache-Control": "no-store" };
+    const page = { week: "2026-W49", entries: [{ rank: 1, userId: "u", xp: 60 }] };
+    expect(departures("/board?limit=1", { status: 200, headers: json, body: page })).toEqual([]);
+    expect(
+      departures("/board", { status: 200, headers: { "Content-Type": "application/json" }, body: page }),
+    ).toEqual(["/board 200: the declared header Cache-Control is missing"]);
+    expect(
+      departures("/board", { status: 200, headers: { ...json, "Retry-After": "1" }, body: page }),
+    ).toEqual(["/board 200: the header retry-after is sent but not declared"]);
+    expect(
+      departures("/board", {
+        status: 200,
+        headers: json,
+        body: { ...page, entries: [{ userId: "u", xp: 60 }] },
+      }),
+    ).toEqual(["/board 200: body: data/entries/0 must have required property 'rank'"]);
+    expect(departures("/board", { status: 200, headers: json, body: { ...page, week: "2026-49" } })).toEqual([
+      '/board 200: body: data/week must match pattern "^\\d{4}-W\\d{2}$"',
+    ]);
+    const weekProblem = { ...problemOf(400, "invalid-parameter"), parameter: "week" };
+    expect(departures("/board?week=x", { status: 400, headers: problemHeaders, body: weekProblem })).toEqual(
+      [],
+    );
+    expect(
+      departures("/board", {
+        status: 400,
+        headers: problemHeaders,
+        body: { ...weekProblem, parameter: "timezone" },
+      }),
+    ).toEqual(["/board 400: body: data/parameter must be equal to one of the allowed values"]);
+    expect(
+      departures("/board", { status: 400, headers: { ...problemHeaders, Allow: "GET" }, body: weekProblem }),
+    ).toEqual(["/board 400: the header allow is sent but not declared"]);
+    const notAllowed = problemOf(405, "method-not-allowed");
+    expect(
+      departures("/board", { status: 405, headers: { ...problemHeaders, Allow: "GET" }, body: notAllowed }),
+    ).toEqual([]);
+    expect(departures("/board", { status: 405, headers: problemHeaders, body: notAllowed })).toEqual([
+      "/board 405: the declared header Allow is missing",
+    ]);
+    expect(
+      departures("/board", { status: 405, headers: { ...problemHeaders, Allow: "POST" }, body: notAllowed }),
+    ).toEqual(["/board 405: header Allow: data must be equal to constant"]);
+    expect(departures("/board", { status: 201, headers: json, body: page })).toEqual([
+      "/board 201: not a declared status",
+    ]);
+    expect(departures("/board/x", { status: 200, headers: json, body: page })).toEqual([
+      "/board/x 200: not a declared status",
+    ]);
   });
 
   it("its configuration is checked at start: every bad variable named at once", () => {
     expect(() => createReadApiDeps({ REWARDS_DAILY_XP_CAP: "-3" })).toThrow(
       "invalid configuration: REWARDS_DAILY_XP_CAP must be a positive whole number (unset it for no cap); TABLE_NAME is required",
     );
+    // The history writer's shard count, as the writer takes it: a whole number from 1 to 1,000.
+    for (const [shards, problem] of [
+      ["0", "must be 1 or more"],
+      ["1001", "must be 1,000 or fewer"],
+      ["2.5", "must be a whole number"],
+      ["many", "must be a whole number from 1 to 1,000 (the history writer's)"],
+    ])
+      expect(() => createReadApiDeps({ TABLE_NAME: "t", REWARDS_BOARD_SHARDS: shards }), shards).toThrow(
+        `invalid configuration: REWARDS_BOARD_SHARDS ${problem}`,
+      );
   });
 });
 
@@ -533,6 +756,12 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
         expect(earned).toEqual(await reader.achievements("py-reader"));
         // Earned from the stored state when the history's writer ran: 2 articles left, 110 XP.
         expect(earned.achievements.map((a) => a.id).sort()).toEqual(["first-article", "level-2"]);
+        // The board over the local URL, with the shard count the deployment gives it (readApiEnvironment).
+        const board = await fetch(`${api.url}/board?week=${isoWeekOf(Date.now())}`);
+        expect([board.status, board.headers.get("content-type")]).toEqual([200, "application/json"]);
+        expect(await board.json()).toEqual(await reader.board());
+        const posted = await fetch(`${api.url}/board`, { method: "POST" });
+        expect([posted.status, posted.headers.get("allow")]).toEqual([405, "GET"]);
         const nope = await fetch(`${api.url}/nope`, { method: "POST" });
         expect([nope.status, nope.headers.get("content-type")]).toEqual([404, "application/problem+json"]);
 
@@ -584,6 +813,12 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
       try {
         const page = await fetch(`${api.url}/users/bundled/awards?limit=3`);
         expect(await page.json()).toEqual(await reader.history("bundled", { limit: 3 }));
+        const board = await fetch(`${api.url}/board?limit=1`);
+        expect([board.status, board.headers.get("cache-control")]).toEqual([200, "no-store"]);
+        expect(await board.json()).toEqual({
+          week: isoWeekOf(Date.now()),
+          entries: [{ rank: 1, userId: "bundled", xp: 110 }],
+        });
         const bad = await fetch(`${api.url}/users/bundled/awards?limit=x`);
         expect([bad.status, ((await bad.json()) as { parameter?: string }).parameter]).toEqual([
           400,

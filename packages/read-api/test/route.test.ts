@@ -6,7 +6,7 @@ import { routeOf } from "../src/function/route";
 
 const get = (path: string, query: Record<string, string> = {}) => routeOf({ method: "GET", path, query });
 
-describe("routeOf: the read API's three routes, and the problems of everything else", () => {
+describe("routeOf: the read API's four routes, and the problems of everything else", () => {
   it.each([
     ["/users/u1", { kind: "profile", userId: "u1" }],
     ["/users/u1/", { kind: "profile", userId: "u1" }],
@@ -19,6 +19,10 @@ describe("routeOf: the read API's three routes, and the problems of everything e
     // A user whose id is "achievements" is a user: its profile, its achievements.
     ["/users/achievements", { kind: "profile", userId: "achievements" }],
     ["/users/achievements/achievements", { kind: "achievements", userId: "achievements" }],
+    ["/board", { kind: "board" }],
+    ["/board/", { kind: "board" }],
+    // A user whose id is "board" is a user.
+    ["/users/board", { kind: "profile", userId: "board" }],
   ])("GET %s → %j", (path, route) => {
     expect(get(path)).toEqual(route);
   });
@@ -50,6 +54,44 @@ describe("routeOf: the read API's three routes, and the problems of everything e
     // Only the profile reads it: elsewhere it is ignored, like any unknown query parameter.
     expect(get("/users/u/achievements", { timeZone: "" })).toEqual({ kind: "achievements", userId: "u" });
     expect(get("/users/u/awards", { timeZone: "Europe/Paris" })).toEqual({ kind: "awards", userId: "u" });
+  });
+
+  it("reads the board's week, limit and cursor from the query, as they are: the reader judges them", () => {
+    expect(get("/board", { week: "2026-W49", limit: "5", cursor: "abc" })).toEqual({
+      kind: "board",
+      week: "2026-W49",
+      limit: 5,
+      cursor: "abc",
+    });
+    // A week that does not exist and a limit out of range are the reader's to refuse (it names them).
+    expect(get("/board/", { week: "2025-W53", limit: "0" })).toEqual({
+      kind: "board",
+      week: "2025-W53",
+      limit: 0,
+    });
+    // Absent: none at all (the reader's current week, its 20), not `week: undefined`.
+    expect(Object.keys(get("/board"))).toEqual(["kind"]);
+    // The profile's parameter is not the board's: ignored, like any unknown query parameter.
+    expect(get("/board", { timeZone: "" })).toEqual({ kind: "board" });
+  });
+
+  it.each([
+    [{ week: "" }, "week", "week: empty: leave it out for the current week"],
+    [{ limit: "1e1" }, "limit", 'limit: an integer from 1 to 100, not "1e1"'],
+    [{ limit: "" }, "limit", 'limit: an integer from 1 to 100, not ""'],
+    [{ cursor: "" }, "cursor", "cursor: empty: leave it out for the first page"],
+  ])("the board's %j is a 400 naming %s", (query, parameter, detail) => {
+    expect(get("/board", query)).toEqual({
+      kind: "problem",
+      problem: {
+        type: problemTypes.invalidParameter.type,
+        title: "Invalid parameter",
+        status: 400,
+        detail,
+        parameter,
+      },
+      route: "/board",
+    });
   });
 
   it("an empty timeZone is a 400 naming timeZone", () => {
@@ -108,6 +150,9 @@ describe("routeOf: the read API's three routes, and the problems of everything e
     ["/users/u/achievements/x"],
     ["/users/u/achievement"],
     ["/users/u/achievements//"],
+    ["/board/2026-W49"],
+    ["/boards"],
+    ["/users/u/board"],
   ])("%s is a 404", (path) => {
     expect(get(path)).toMatchObject({
       kind: "problem",
@@ -123,6 +168,8 @@ describe("routeOf: the read API's three routes, and the problems of everything e
       ["/users/u/achievements/", "/users/{userId}/achievements"],
       // A user whose id starts with "awards" is still the profile's route.
       ["/users/awardsfan", "/users/{userId}"],
+      ["/board", "/board"],
+      ["/board/", "/board"],
     ] as const)
       expect(routeOf({ method, path, query: {} })).toEqual({
         kind: "problem",
@@ -142,7 +189,7 @@ describe("routeOf: the read API's three routes, and the problems of everything e
     expect(get("/users/%2E%2E")).toEqual({ kind: "profile", userId: ".." });
   });
 
-  it("a 404 names the three routes", () => {
+  it("a 404 names the four routes", () => {
     expect(get("/users/u/achievements/x")).toEqual({
       kind: "problem",
       problem: {
@@ -150,7 +197,7 @@ describe("routeOf: the read API's three routes, and the problems of everything e
         title: "No such resource",
         status: 404,
         detail:
-          "no resource at /users/u/achievements/x: the routes are GET /users/{userId}, GET /users/{userId}/awards and GET /users/{userId}/achievements",
+          "no resource at /users/u/achievements/x: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements and GET /board",
       },
       route: "unmatched",
     });
@@ -176,6 +223,7 @@ describe("failureOf: what a failed read answers", () => {
       ),
       "timeZone",
     ],
+    [new InvalidReadInput("week", 'an ISO week such as "2026-W49", not "2025-W53"'), "week"],
   ])("the reader's %s is a 400 naming its parameter", (error, parameter) => {
     expect(failureOf(error)).toEqual({
       type: problemTypes.invalidParameter.type,

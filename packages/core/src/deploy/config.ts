@@ -62,6 +62,19 @@ export const dailyCapVariable = () =>
     .min(1, "must be a positive whole number (unset it for no cap)")
     .optional();
 
+/**
+ * `REWARDS_BOARD_SHARDS` as a reader of the board takes it (the read API, the CLI): the history
+ * writer's shard count, whole and from 1 to 1,000 as the writer takes it, since a reader asking
+ * fewer shards than the writer wrote misses entries (docs/board.md#sharding). Each consumer
+ * says what unset means (a default, or the reader library's own).
+ */
+export const boardShardsVariable = () =>
+  z.coerce
+    .number({ error: "must be a whole number from 1 to 1,000 (the history writer's)" })
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .max(1000, "must be 1,000 or fewer");
+
 /** The SDK's own variables, as our clients read them (see sdkClientOptions). */
 export const sdkVariables = {
   AWS_REGION: z.string().min(1).default("us-east-1"),

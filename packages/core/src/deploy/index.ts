@@ -7,6 +7,7 @@
 
 export { eventTypes } from "../domain/rules";
 export {
+  boardShardsVariable,
   ConfigError,
   type ConfigWith,
   dailyCapVariable,

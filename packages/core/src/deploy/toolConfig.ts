@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  boardShardsVariable,
   type ConfigWith,
   dailyCapVariable,
   type Environment,
@@ -34,6 +35,8 @@ export const toolConfigSchema = z.object({
   REWARDS_CONCURRENCY: z.string().optional(),
   /** The worker's cap, read by the commands that say what it did or would do (`user`, `dlq stats`, `verify`). */
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
+  /** The history writer's board shards, read by `rewards board` and handed to the local functions; unset: their default. */
+  REWARDS_BOARD_SHARDS: boardShardsVariable().optional(),
 });
 
 type ToolConfigSchema = typeof toolConfigSchema;

@@ -17,7 +17,11 @@ export function startHistoryFunction(options: HistoryFunctionOptions): FunctionR
     memoryMb: resources.history.memoryMb,
     deployed: historyEnvironment(
       { tableName: config.TABLE_NAME },
-      { historyDays: options.historyDays, logLevel: config.LOG_LEVEL },
+      {
+        historyDays: options.historyDays,
+        boardShards: config.REWARDS_BOARD_SHARDS,
+        logLevel: config.LOG_LEVEL,
+      },
     ),
     endpoints: ["AWS_ENDPOINT_URL_DYNAMODB"],
   });

@@ -12,7 +12,12 @@ export function startReadApiFunction(options: LocalFunctionOptions<"TABLE_NAME">
     memoryMb: resources.readApi.memoryMb,
     deployed: readApiEnvironment(
       { tableName: config.TABLE_NAME },
-      { logLevel: config.LOG_LEVEL, dailyCap: config.REWARDS_DAILY_XP_CAP },
+      {
+        logLevel: config.LOG_LEVEL,
+        dailyCap: config.REWARDS_DAILY_XP_CAP,
+        // The shell's, as the local history writer and `rewards board` take it: one shard count for all.
+        boardShards: config.REWARDS_BOARD_SHARDS,
+      },
     ),
     endpoints: ["AWS_ENDPOINT_URL_DYNAMODB"],
   });

@@ -3,7 +3,7 @@ import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import { failureOf } from "./failureOf";
 import { jsonAnswer, problemAnswer } from "./httpAnswer";
 import type { Problem } from "./problem";
-import { type RequestLine, ROUTES, routeOf } from "./route";
+import { type RequestLine, ROUTES, type Route, routeOf } from "./route";
 
 export interface Answered {
   response: APIGatewayProxyStructuredResultV2;
@@ -23,15 +23,7 @@ export async function answerRequest(reader: Reader, request: RequestLine): Promi
     };
   const name = ROUTES[route.kind];
   try {
-    const body =
-      route.kind === "profile"
-        ? await reader.profile(route.userId, route.timeZone === undefined ? {} : { timeZone: route.timeZone })
-        : route.kind === "achievements"
-          ? await reader.achievements(route.userId)
-          : await reader.history(route.userId, {
-              ...(route.limit === undefined ? {} : { limit: route.limit }),
-              ...(route.cursor === undefined ? {} : { cursor: route.cursor }),
-            });
+    const body = await bodyOf(reader, route);
     return { response: jsonAnswer(body), route: name };
   } catch (error) {
     const problem: Problem = failureOf(error);
@@ -40,5 +32,25 @@ export async function answerRequest(reader: Reader, request: RequestLine): Promi
       route: name,
       ...(problem.status >= 500 ? { error } : {}),
     };
+  }
+}
+
+/** A page's limit and cursor as the request gave them: an absent one is left to the reader's default. */
+const pageGiven = ({ limit, cursor }: { limit?: number; cursor?: string }) => ({
+  ...(limit === undefined ? {} : { limit }),
+  ...(cursor === undefined ? {} : { cursor }),
+});
+
+/** What the reader answers a route with: the body of a 200. */
+function bodyOf(reader: Reader, route: Exclude<Route, { kind: "problem" }>): Promise<unknown> {
+  switch (route.kind) {
+    case "profile":
+      return reader.profile(route.userId, route.timeZone === undefined ? {} : { timeZone: route.timeZone });
+    case "achievements":
+      return reader.achievements(route.userId);
+    case "awards":
+      return reader.history(route.userId, pageGiven(route));
+    case "board":
+      return reader.board({ ...(route.week === undefined ? {} : { week: route.week }), ...pageGiven(route) });
   }
 }

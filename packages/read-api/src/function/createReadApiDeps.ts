@@ -11,6 +11,7 @@ export function createReadApiDeps(env: Environment = process.env): ReadApiDeps {
     reader: createReader({
       tableName: config.TABLE_NAME,
       client: createDynamoBaseClient(config),
+      boardShards: config.REWARDS_BOARD_SHARDS,
       ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
     }),
     logger: createLogger({ level: config.logLevel, name: "rewards-read-api" }),

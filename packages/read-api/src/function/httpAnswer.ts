@@ -1,7 +1,7 @@
 import type { APIGatewayProxyStructuredResultV2 } from "aws-lambda";
 import type { Problem } from "./problem";
 
-/** Every answer is about one user at one moment: never cached by a browser or a proxy. */
+/** Every answer is one moment of a user's rewards or of a week's board: never cached by a browser or a proxy. */
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
 export function jsonAnswer(body: unknown): APIGatewayProxyStructuredResultV2 {

@@ -1,6 +1,7 @@
 import { userIdSchema } from "@rewards/core";
 import {
   achievementsSchema,
+  boardSchema,
   historyPageSchema,
   MAX_PAGE_LIMIT,
   profileSchema,
@@ -60,6 +61,22 @@ const failures = {
   }),
 };
 
+const limitParameter = (what: string) => ({
+  name: "limit",
+  in: "query",
+  required: false,
+  description: `${what} per page, 1 to ${MAX_PAGE_LIMIT}; 20 when absent`,
+  schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20 },
+});
+
+const cursorParameter = {
+  name: "cursor",
+  in: "query",
+  required: false,
+  description: "the previous page's cursor, as it was given",
+  schema: { type: "string", minLength: 1 },
+};
+
 const userIdParameter = {
   name: "userId",
   in: "path",
@@ -81,7 +98,7 @@ export function readerOpenApiDocument(): Record<string, unknown> {
       title: "rewards read API",
       version: "1",
       description:
-        "A reader's rewards: profile (XP, counts, streak, level, today against the daily cap), award history and achievements. A Lambda function URL with IAM auth: sign each request with SigV4 (service lambda). docs/reading.md.",
+        "A reader's rewards: profile (XP, counts, streak, level, today against the daily cap, this week's XP and rank), award history and achievements; and each week's board. A Lambda function URL with IAM auth: sign each request with SigV4 (service lambda). docs/reading.md.",
     },
     security: [{ sigv4: [] }],
     paths: {
@@ -115,23 +132,7 @@ export function readerOpenApiDocument(): Record<string, unknown> {
         get: {
           operationId: "getAwards",
           summary: "one page of a user's awards, newest first",
-          parameters: [
-            userIdParameter,
-            {
-              name: "limit",
-              in: "query",
-              required: false,
-              description: `awards per page, 1 to ${MAX_PAGE_LIMIT}; 20 when absent`,
-              schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_LIMIT, default: 20 },
-            },
-            {
-              name: "cursor",
-              in: "query",
-              required: false,
-              description: "the previous page's cursor, as it was given",
-              schema: { type: "string", minLength: 1 },
-            },
-          ],
+          parameters: [userIdParameter, limitParameter("awards"), cursorParameter],
           responses: {
             "200": {
               description: "a page of the history",
@@ -159,6 +160,35 @@ export function readerOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      [ROUTES.board]: {
+        get: {
+          operationId: "getBoard",
+          summary: "one page of a week's board, most XP first; an empty week has no entries, never a 404",
+          parameters: [
+            {
+              name: "week",
+              in: "query",
+              required: false,
+              description:
+                "the ISO week (from Monday 00:00 UTC), e.g. 2026-W49; the current week (UTC) when absent, or the cursor's",
+              schema: { type: "string", pattern: "^\\d{4}-W\\d{2}$" },
+            },
+            limitParameter("entries"),
+            cursorParameter,
+          ],
+          responses: {
+            "200": {
+              description: "a page of the board",
+              headers: noStore,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Board" } } },
+            },
+            "400": problem(
+              "a week that is not an ISO week, a bad limit, or a cursor this API did not give for that week's board (the body's parameter names it)",
+            ),
+            ...failures,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: {
@@ -174,6 +204,7 @@ export function readerOpenApiDocument(): Record<string, unknown> {
         Profile: component(profileSchema),
         HistoryPage: component(historyPageSchema),
         Achievements: component(achievementsSchema),
+        Board: component(boardSchema),
         Problem: component(problemSchema),
       },
     },

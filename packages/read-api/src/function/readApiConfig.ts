@@ -1,4 +1,6 @@
 import {
+  boardShardsVariable,
+  DEFAULT_BOARD_SHARDS,
   dailyCapVariable,
   type Environment,
   functionLogLevel,
@@ -16,6 +18,8 @@ const readApiConfigSchema = z.object({
   ...sdkVariables,
   /** The worker's cap, from the same stage setting: it decides where `today` comes from. */
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
+  /** The history writer's board shards, from the same stage setting: fewer would miss entries. */
+  REWARDS_BOARD_SHARDS: boardShardsVariable().default(DEFAULT_BOARD_SHARDS),
   ...functionLogVariables,
 });
 

@@ -5,6 +5,7 @@ export type Route =
   | { kind: "profile"; userId: string; timeZone?: string }
   | { kind: "awards"; userId: string; limit?: number; cursor?: string }
   | { kind: "achievements"; userId: string }
+  | { kind: "board"; week?: string; limit?: number; cursor?: string }
   | { kind: "problem"; problem: Problem; allow?: string; route: string };
 
 /** The route templates, as the logs and metrics name them (never with the user's id). */
@@ -12,6 +13,7 @@ export const ROUTES = {
   profile: "/users/{userId}",
   awards: "/users/{userId}/awards",
   achievements: "/users/{userId}/achievements",
+  board: "/board",
 } as const;
 
 export interface RequestLine {
@@ -27,18 +29,52 @@ const invalid = (route: string, parameter: Parameter, detail: string): Route => 
   route,
 });
 
+const notAllowed = (method: string, route: string): Route => ({
+  kind: "problem",
+  problem: problemOf("methodNotAllowed", `${method.slice(0, 20)} is not allowed here: only GET`),
+  allow: "GET",
+  route,
+});
+
+/** A page's `limit` and `cursor` from the query, as text: the reader judges the range and the cursor itself. */
+function pageOf(
+  route: string,
+  query: RequestLine["query"],
+): { limit?: number; cursor?: string } | { problem: Route } {
+  const { limit, cursor } = query;
+  // Text in a query string: only digits are a limit ("1e1", "0x10", " 5" are not).
+  if (limit !== undefined && !/^\d{1,3}$/.test(limit))
+    return {
+      problem: invalid(route, "limit", `an integer from 1 to 100, not ${JSON.stringify(limit.slice(0, 20))}`),
+    };
+  if (cursor === "") return { problem: invalid(route, "cursor", "empty: leave it out for the first page") };
+  return {
+    ...(limit === undefined ? {} : { limit: Number(limit) }),
+    ...(cursor === undefined ? {} : { cursor }),
+  };
+}
+
 /**
- * `GET /users/{userId}?timeZone=`, `GET /users/{userId}/awards?limit=&cursor=` and
- * `GET /users/{userId}/achievements`; the rest 404 or 405.
+ * `GET /users/{userId}?timeZone=`, `GET /users/{userId}/awards?limit=&cursor=`,
+ * `GET /users/{userId}/achievements` and `GET /board?week=&limit=&cursor=`; the rest 404 or 405.
  */
 export function routeOf(request: RequestLine): Route {
+  if (/^\/board\/?$/.test(request.path)) {
+    if (request.method !== "GET") return notAllowed(request.method, ROUTES.board);
+    const page = pageOf(ROUTES.board, request.query);
+    if ("problem" in page) return page.problem;
+    // The reader judges the week (an ISO week that exists); an empty one is never one.
+    const { week } = request.query;
+    if (week === "") return invalid(ROUTES.board, "week", "empty: leave it out for the current week");
+    return { kind: "board", ...(week === undefined ? {} : { week }), ...page };
+  }
   const match = /^\/users\/([^/]+)(\/awards|\/achievements)?\/?$/.exec(request.path);
   if (!match?.[1])
     return {
       kind: "problem",
       problem: problemOf(
         "notFound",
-        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId}, GET /users/{userId}/awards and GET /users/{userId}/achievements`,
+        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements and GET /board`,
       ),
       route: "unmatched",
     };
@@ -48,13 +84,7 @@ export function routeOf(request: RequestLine): Route {
       : match[2] === "/achievements"
         ? ROUTES.achievements
         : ROUTES.profile;
-  if (request.method !== "GET")
-    return {
-      kind: "problem",
-      problem: problemOf("methodNotAllowed", `${request.method.slice(0, 20)} is not allowed here: only GET`),
-      allow: "GET",
-      route,
-    };
+  if (request.method !== "GET") return notAllowed(request.method, route);
   let userId: string;
   try {
     userId = decodeURIComponent(match[1]);
@@ -68,15 +98,7 @@ export function routeOf(request: RequestLine): Route {
     if (timeZone === "") return invalid(route, "timeZone", "empty: leave it out for UTC");
     return { kind: "profile", userId, ...(timeZone === undefined ? {} : { timeZone }) };
   }
-  const { limit, cursor } = request.query;
-  // Text in a query string: only digits are a limit ("1e1", "0x10", " 5" are not).
-  if (limit !== undefined && !/^\d{1,3}$/.test(limit))
-    return invalid(route, "limit", `an integer from 1 to 100, not ${JSON.stringify(limit.slice(0, 20))}`);
-  if (cursor === "") return invalid(route, "cursor", "empty: leave it out for the first page");
-  return {
-    kind: "awards",
-    userId,
-    ...(limit === undefined ? {} : { limit: Number(limit) }),
-    ...(cursor === undefined ? {} : { cursor }),
-  };
+  const page = pageOf(route, request.query);
+  if ("problem" in page) return page.problem;
+  return { kind: "awards", userId, ...page };
 }
