@@ -3,11 +3,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { dayNumberOf, dayOfNumber, profileKey } from "@rewards/core";
-import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
+import {
+  boardShardOf,
+  dayNumberOf,
+  dayOfNumber,
+  isoWeekDays,
+  isoWeekOf,
+  isoWeekPlus,
+  profileKey,
+} from "@rewards/core";
+import { createDynamoBaseClient, createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import type { Provisioned } from "@rewards/local";
 import { startPoller } from "@rewards/local";
 import { queueCounts, waitForDrain } from "@rewards/ops";
+import { createReader } from "@rewards/reader";
 import { completed, eventBody, HANG_GUARD_MS, runCli, signup, stackTest } from "@rewards/testing";
 import { createWorkerDeps, processBatch } from "@rewards/worker";
 import pino from "pino";
@@ -262,6 +271,8 @@ describe("rewards user, guard and dlq", () => {
       streak: { current: 2, longest: 7, lastDay: day(0) },
       level: { level: 2, xpFloor: 100, xpNext: 250 },
       today: { day: expect.any(String), xp: expect.any(Number) },
+      // Every award's event is now: all of it this week's, and the table's only reader ranks first.
+      week: { week: isoWeekOf(Date.now()), xp: 115, rank: 1 },
       updatedAt: expect.any(String),
     });
     // Each credited to the award that crossed it; one award's in id order.
@@ -305,6 +316,7 @@ describe("rewards user, guard and dlq", () => {
     expect(rows).toEqual([heading + 4, heading + 6, heading + 8, heading + 10]);
     // The lines that were there before stay as they were.
     row(/^│ xp +│ 115 +│$/);
+    row(new RegExp(`^│ week +│ ${isoWeekOf(Date.now())}: 115 XP, rank #1 +│$`));
     row(/^last 10 awards, newest first:$/);
     // Without --time-zone, UTC.
     expect((await run([])).stdout).toMatch(/│ streak │ current 2 \(in UTC\), longest 7, last day /);
@@ -330,12 +342,14 @@ describe("rewards user, guard and dlq", () => {
         streak: { current: 0, longest: 0 },
         level: { level: 1, xpFloor: 0, xpNext: 100 },
         today: { day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), xp: 0 },
+        week: { week: isoWeekOf(Date.now()), xp: 0 },
       },
       history: { awards: [] },
       achievements: [],
     });
     const text = (await cli(["user", "nobody"])).stdout;
     expect(text).toMatch(/│ streak │ none kept +│\n/);
+    expect(text).toMatch(new RegExp(`│ week +│ ${isoWeekOf(Date.now())}: 0 XP, no rank +│\n`));
     expect(text).toContain(
       "│ counts │ article.completed 0, article.shared 0, streak.day 0, signup.completed 0 │\n",
     );
@@ -349,6 +363,181 @@ describe("rewards user, guard and dlq", () => {
     expect(guard.code).toBe(2);
     expect(guard.stderr).toMatch(/^rewards: invalid fields for article.completed: articleSlug: /);
     expect((await cli(["guard", "article.liked", "userId=u"])).code).toBe(2);
+  });
+});
+
+describe("rewards board, and the week in rewards user", () => {
+  it("prints the week's board as the reader ranks it, pages joined by the printed command, and the week asked for", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    // 64 shards, the writer's and the command's: anna's, bert's and cleo's are past the default 32,
+    // so a command that did not read REWARDS_BOARD_SHARDS would leave them off.
+    const env: Record<string, string> = { ...table.env, REWARDS_BOARD_SHARDS: "64" };
+    const [a, b, c, d] = ["cli-board-anna", "cli-board-bert", "cli-board-cleo", "cli-board-dave"] as const;
+    expect([a, b, c, d].map((user) => boardShardOf(user, 64))).toEqual([40, 43, 50, 22]);
+    const thisWeek = isoWeekOf(Date.now());
+    const lastWeek = isoWeekPlus(thisWeek, -1);
+    const shared = (user: string, slug: string) =>
+      eventBody("article.shared", { userId: user, articleSlug: slug, channel: "x" });
+    // Each batch sent twice: a copy is no second award.
+    const twice = (bodies: string[]) => award(env, [...bodies, ...bodies]);
+    await twice([completed(a, "1"), completed(a, "2"), completed(a, "3")]); // 60
+    await twice([completed(b, "1"), completed(b, "2"), shared(b, "1"), shared(b, "2")]); // 50
+    await twice([
+      completed(c, "1"),
+      shared(c, "1"),
+      shared(c, "2"),
+      shared(c, "3"),
+      shared(c, "4"),
+      shared(c, "5"),
+      shared(c, "6"),
+    ]); // 50
+    await twice([shared(d, "1")]); // 5
+    // Earned last week (its event's time), paid now: last week's board only.
+    const lastWeekTime = new Date(Date.now() - 7 * 86_400_000).toISOString();
+    await award(env, [
+      eventBody("article.completed", { userId: d, articleSlug: "old" }, { time: lastWeekTime }),
+    ]);
+    await writeHistoryOfStream(env, table.streamArn);
+    const reader = createReader({
+      tableName: table.tableName,
+      client: createDynamoBaseClient(env),
+      boardShards: 64,
+    });
+    const expected = [
+      { rank: 1, userId: a, xp: 60 },
+      { rank: 2, userId: b, xp: 50 },
+      { rank: 2, userId: c, xp: 50 },
+      { rank: 4, userId: d, xp: 5 },
+    ];
+    const run = (args: string[], over: Record<string, string> = env) => runCli(["board", ...args], over);
+
+    const json = await run(["--json"]);
+    expect(json).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(json.stdout)).toEqual({ week: thisWeek, entries: expected });
+    expect(JSON.parse(json.stdout)).toEqual(await reader.board());
+    expect(JSON.parse((await run(["--week", lastWeek, "--json"])).stdout)).toEqual({
+      week: lastWeek,
+      entries: [{ rank: 1, userId: d, xp: 20 }],
+    });
+
+    /** A page's rows (rank, user, XP) and the command its last line gives for the next page. */
+    const shown = (stdout: string) => ({
+      rows: [...stdout.matchAll(/^│ (\d+) +│ (\S+) +│ (\d+) +│$/gm)].map(([, rank, userId, xp]) => ({
+        rank: Number(rank),
+        userId,
+        xp: Number(xp),
+      })),
+      next: /^next page: rewards (board .+)$/m.exec(stdout)?.[1]?.split(" "),
+    });
+    const { first, last } = isoWeekDays(thisWeek);
+    const whole = await run([]);
+    expect(whole).toMatchObject({ code: 0, stderr: "" });
+    expect(whole.stdout.split("\n")[0]).toBe(`week ${thisWeek} (${first} to ${last}, UTC)`);
+    expect(whole.stdout.split("\n")[2]).toMatch(/^│ rank │ user +│ XP │$/);
+    expect(shown(whole.stdout)).toEqual({ rows: expected, next: undefined });
+
+    // Pages of 3, the tie split across them keeping its rank; the printed command reads the next one.
+    const page1 = await run(["--limit", "3"]);
+    const firstPage = shown(page1.stdout);
+    expect(firstPage.rows).toEqual(expected.slice(0, 3));
+    const cursor = JSON.parse((await run(["--limit", "3", "--json"])).stdout).cursor;
+    expect(firstPage.next).toEqual(["board", "--week", thisWeek, "--limit", "3", "--cursor", cursor]);
+    const page2 = await runCli(firstPage.next as string[], env);
+    expect(shown(page2.stdout)).toEqual({ rows: expected.slice(3), next: undefined });
+    // Pages of 1 by --json's cursor: the whole, in order.
+    const byOne = [];
+    let next: string | undefined;
+    do {
+      const page = JSON.parse(
+        (await run(["--limit", "1", "--json", ...(next ? ["--cursor", next] : [])])).stdout,
+      );
+      byOne.push(...page.entries);
+      next = page.cursor;
+    } while (next);
+    expect(byOne).toEqual(expected);
+    // The cursor read with the default page of 20: the rest.
+    expect(shown((await run(["--week", thisWeek, "--cursor", cursor])).stdout).rows).toEqual(
+      expected.slice(3),
+    );
+
+    // A week no one earned in.
+    const quiet = isoWeekPlus(thisWeek, -5);
+    const quietDays = isoWeekDays(quiet);
+    expect(await run(["--week", quiet])).toEqual({
+      code: 0,
+      stdout: `week ${quiet} (${quietDays.first} to ${quietDays.last}, UTC): no one on the board\n`,
+      stderr: "",
+    });
+    // Without the stage's REWARDS_BOARD_SHARDS, the reader's 32 shards miss anna, bert and cleo.
+    const { REWARDS_BOARD_SHARDS: _, ...unset } = env;
+    expect(JSON.parse((await run(["--json"], unset)).stdout).entries).toEqual([
+      { rank: 1, userId: d, xp: 5 },
+    ]);
+
+    // rewards user: this week's XP and rank, the same as the reader's profile.
+    const user = await runCli(["user", c, "--json"], env);
+    expect(JSON.parse(user.stdout).profile).toEqual(await reader.profile(c));
+    expect(JSON.parse(user.stdout).profile.week).toEqual({ week: thisWeek, xp: 50, rank: 2 });
+    expect((await runCli(["user", c], env)).stdout).toMatch(
+      new RegExp(`^│ week +│ ${thisWeek}: 50 XP, rank #2 +│$`, "m"),
+    );
+    expect((await runCli(["user", d], env)).stdout).toMatch(
+      new RegExp(`^│ week +│ ${thisWeek}: 5 XP, rank #4 +│$`, "m"),
+    );
+    expect((await runCli(["user", "cli-board-nobody"], env)).stdout).toMatch(
+      new RegExp(`^│ week +│ ${thisWeek}: 0 XP, no rank +│$`, "m"),
+    );
+  });
+
+  it("a bad --week, --limit or --cursor is a usage error naming it (exit 2); a bad REWARDS_BOARD_SHARDS is named (exit 1)", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const run = (args: string[], over: Record<string, string> = {}) =>
+      runCli(["board", ...args], { ...table.env, ...over });
+    const usage = (stderr: string) => ({ code: 2, stdout: "", stderr });
+    expect(await run(["--week", "2025-W53"])).toEqual(
+      usage(
+        'rewards: --week: an ISO week such as "2026-W49" (a year, "-W", a week of that year), not "2025-W53"\n',
+      ),
+    );
+    expect(await run(["--week", "2026-49"])).toEqual(
+      usage(
+        'rewards: --week: an ISO week such as "2026-W49" (a year, "-W", a week of that year), not "2026-49"\n',
+      ),
+    );
+    for (const limit of ["0", "101", "x"])
+      expect(await run(["--limit", limit]), limit).toEqual(
+        usage(
+          `rewards: option '--limit <n>' argument '${limit}' is invalid. expected a whole number from 1 to 100\n(run \`rewards board --help\` for usage)\n`,
+        ),
+      );
+    expect(await run(["--cursor", "abc"])).toEqual(
+      usage(
+        "rewards: --cursor: not a cursor this reader gave for a board page (pass the page's cursor as it is)\n",
+      ),
+    );
+    // A cursor of this week's board, for last week's.
+    const thisWeek = isoWeekOf(Date.now());
+    await award(table.env, [signup("cli-board-one"), signup("cli-board-two")]);
+    await writeHistoryOfStream(table.env, table.streamArn);
+    const { cursor } = JSON.parse((await run(["--limit", "1", "--json"])).stdout);
+    expect(cursor).toEqual(expect.any(String));
+    expect(await run(["--week", isoWeekPlus(thisWeek, -1), "--cursor", cursor])).toEqual(
+      usage(`rewards: --cursor: a cursor of the board of ${thisWeek}, not of ${isoWeekPlus(thisWeek, -1)}\n`),
+    );
+    expect(await run([], { REWARDS_BOARD_SHARDS: "0" })).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "rewards: invalid configuration: REWARDS_BOARD_SHARDS must be 1 or more\n",
+    });
+    expect(await runCli(["board"], {})).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "rewards: invalid configuration: TABLE_NAME is required\n",
+    });
   });
 });
 

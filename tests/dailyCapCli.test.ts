@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { isoWeekOf } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
 import { completed, runCli, signup, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
@@ -33,6 +34,8 @@ describe("the daily cap in the operator's commands", () => {
       level: { level: 2, xpFloor: 100, xpNext: 250 },
       updatedAt: expect.any(String),
       today: { day: today, xp: 50, cap: 50, left: 0 },
+      // The cap limits the day, not the week: all 150 earned this week, the table's only reader.
+      week: { week: isoWeekOf(Date.now()), xp: 150, rank: 1 },
     });
     expect((await runCli(["user", user], env)).stdout).toContain(`${today}: 50 of 50 XP (daily cap), 0 left`);
     // --awards N: the last N awards, newest first (the signup was the batch's last commit); the

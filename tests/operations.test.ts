@@ -402,6 +402,7 @@ describe("producers and operators at the command line", () => {
     );
     for (const args of [
       ["user", "x"],
+      ["board"],
       ["guard", "signup.completed", "userId=x"],
       ["verify", "--expect", expect1],
       ["dlq", "stats"],

@@ -61,6 +61,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: "guard", load: () => import("./commands/guard") },
   { name: "revoke", load: () => import("./commands/revoke") },
   { name: "user", load: () => import("./commands/user") },
+  { name: "board", load: () => import("./commands/board") },
   { name: "schema", load: () => import("./commands/schema") },
   { name: "env", load: () => import("./commands/env") },
 ];

@@ -17,7 +17,7 @@ export default defineCommand<UserOptions>()({
   meta: {
     name: "user",
     description:
-      "show a user's profile (XP, counts, streak, level, today's XP against the daily cap), achievements and last awards, through the reader library; or repair its XP",
+      "show a user's profile (XP, counts, streak, level, today's XP against the daily cap, this week's XP and rank on the board), achievements and last awards, through the reader library; or repair its XP",
   },
   // The argument is declared here, not in meta.args, so its help describes it as before.
   options: (command) =>
@@ -87,6 +87,8 @@ export default defineCommand<UserOptions>()({
       tableName,
       client: createDynamoBaseClient(config),
       ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
+      // The week's rank is read over every shard the history writer fills.
+      ...(config.REWARDS_BOARD_SHARDS === undefined ? {} : { boardShards: config.REWARDS_BOARD_SHARDS }),
     });
     try {
       const { timeZone } = options;

@@ -8,6 +8,11 @@ export function todayLine(today: Profile["today"]): string {
     : `${today.day}: ${today.xp} of ${today.cap} XP (daily cap), ${today.left ?? 0} left`;
 }
 
+/** `2026-W49: 30 XP, rank #2`; `no rank` with no XP this week (or past the board's first 1,000). */
+export function weekLine(week: Profile["week"]): string {
+  return `${week.week}: ${week.xp} XP, ${week.rank === undefined ? "no rank" : `rank #${week.rank}`}`;
+}
+
 /** `2 (from 100 XP; level 3 at 250 XP)`. */
 export function levelLine(level: Profile["level"]): string {
   return `${level.level} (from ${level.xpFloor} XP; level ${level.level + 1} at ${level.xpNext} XP)`;
@@ -69,6 +74,7 @@ export function profileText(
     awards: profile.awards,
     level: levelLine(profile.level),
     today: todayLine(profile.today),
+    week: weekLine(profile.week),
     updatedAt: profile.updatedAt ?? "never awarded",
   })}
 ${progressText(profile, achievements, timeZone)}`;
