@@ -1,6 +1,14 @@
 import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { historyItemKey, isoWeekOf, isoWeekPlus, profileKey, weekItemOf, weekKey } from "@rewards/core";
-import { createDynamoClient, writeWeek } from "@rewards/core/aws";
+import {
+  EMPTY_WEEK,
+  isoWeekOf,
+  isoWeekPlus,
+  profileKey,
+  weekAfter,
+  weekItemOf,
+  weekKey,
+} from "@rewards/core";
+import { applyToWeek, createDynamoClient } from "@rewards/core/aws";
 import { revokeIntent } from "@rewards/ops";
 import { createReader, InvalidReadInput } from "@rewards/reader";
 import { completed, eventBody, stackTest } from "@rewards/testing";
@@ -138,21 +146,14 @@ describe("the week's board, summed exactly once from the history", () => {
     expect(await refused({ cursor: "abc" })).toBe("cursor");
   });
 
-  it("two writers of one week at once: the one that read first loses the put and sums again, so no award is missed", async ({
+  it("two writers of one week at once: the one that read first loses the put, reads again and adds its award to the other's", async ({
     stack,
   }) => {
     const table = await ownTable(stack);
     const dynamo = createDynamoClient(table.env);
     const user = "b-race";
-    const day = new Date().toISOString().slice(0, 10);
-    const historyItem = (n: number, xp: number) => ({
-      ...historyItemKey(user, new Date(Date.now() + n).toISOString(), `grant-${String(n).repeat(43)}`),
-      earnedOn: day,
-      xp,
-    });
-    await dynamo.send(new PutCommand({ TableName: table.tableName, Item: historyItem(1, 20) }));
-    // Writer A has read the version and summed 20; its put waits until B, who also saw the
-    // second award, has put 30.
+    const grant = (n: number) => `grant-${String(n).repeat(43)}`;
+    // Writer A has read the empty week and made it 20; its put waits until B has put its 10.
     let release = () => {};
     const gate = new Promise<void>((resolve) => {
       release = resolve;
@@ -174,16 +175,23 @@ describe("the week's board, summed exactly once from the history", () => {
     } as typeof dynamo;
     const week = isoWeekOf(Date.now());
     const weekTable = { tableName: table.tableName, shards: 1, keepWeeks: 8 };
-    const a = writeWeek({ ...weekTable, dynamo: slow }, user, week);
+    const a = applyToWeek({ ...weekTable, dynamo: slow }, user, week, [
+      { id: grant(1), xp: 20, revoked: false },
+    ]);
     await pausedAtPut;
-    await dynamo.send(new PutCommand({ TableName: table.tableName, Item: historyItem(2, 10) }));
-    expect(await writeWeek({ ...weekTable, dynamo }, user, week)).toEqual({ xp: 30, was: undefined });
+    expect(
+      await applyToWeek({ ...weekTable, dynamo }, user, week, [{ id: grant(2), xp: 10, revoked: false }]),
+    ).toEqual({ xp: 10, written: true });
     release();
-    expect(await a).toEqual({ xp: 30, was: 30 });
+    expect(await a).toEqual({ xp: 30, written: true });
     const { Item } = await dynamo.send(
       new GetCommand({ TableName: table.tableName, Key: weekKey(user, week), ConsistentRead: true }),
     );
     expect(Item).toMatchObject({ xp: 30, version: 2, boardPk: `BOARD#${week}#0` });
+    // A copy of either changes nothing and puts nothing.
+    expect(
+      await applyToWeek({ ...weekTable, dynamo }, user, week, [{ id: grant(1), xp: 20, revoked: false }]),
+    ).toEqual({ xp: 30, written: false });
   });
 
   it("ranks a reader behind more readers than a shard's first page by counting on (a second call), exactly", async ({
@@ -200,7 +208,7 @@ describe("the week's board, summed exactly once from the history", () => {
           Item: weekItemOf({
             userId,
             week,
-            xp,
+            state: weekAfter(EMPTY_WEEK, [{ id: `grant-${userId.padEnd(43, "x")}`, xp, revoked: false }]),
             version: 1,
             updatedAt: new Date().toISOString(),
             shards: 1,

@@ -1,11 +1,21 @@
 import { describe, expect, it } from "vitest";
 import {
+  EMPTY_WEEK,
+  sameWeek,
+  weekAfter,
   weekExpiresAt,
+  weekFactKey,
   weekHistoryStart,
   weekItemOf,
+  weekOfHistory,
   weekPutCondition,
+  weekStateOf,
   weekXpOf,
 } from "../src/domain/weekItem";
+
+const id = (n: number) => `grant-${String(n).repeat(43).slice(0, 43)}`;
+const award = (n: number, xp: number) => ({ id: id(n), xp, revoked: false });
+const revocation = (n: number, xp: number) => ({ id: id(n), xp, revoked: true });
 
 describe("a reader's week", () => {
   it("sums the paid XP of the unrevoked awards earned in the week, and nothing else", () => {
@@ -42,21 +52,69 @@ describe("a reader's week", () => {
       shards: 1,
       keepWeeks: 8,
     };
-    expect(weekItemOf({ ...input, xp: 60 })).toEqual({
+    const state = weekAfter(EMPTY_WEEK, [award(1, 40), award(2, 20), revocation(3, 5)]);
+    expect(weekItemOf({ ...input, state })).toEqual({
       pk: "USER#anna",
       sk: "WEEK#2026-W49",
       week: "2026-W49",
       xp: 60,
+      counted: new Set([weekFactKey(id(1)), weekFactKey(id(2))]),
+      revoked: new Set([weekFactKey(id(3))]),
       version: 3,
       updatedAt: "2026-12-03T10:00:00.000Z",
       expiresAt: weekExpiresAt("2026-W49", 8),
       boardPk: "BOARD#2026-W49#0",
       boardSk: "999999999999939#anna",
     });
-    const gone = weekItemOf({ ...input, xp: 0 });
+    const gone = weekItemOf({ ...input, state: EMPTY_WEEK });
     expect(gone).not.toHaveProperty("boardPk");
     expect(gone).not.toHaveProperty("boardSk");
+    // DynamoDB has no empty set.
+    expect(gone).not.toHaveProperty("counted");
+    expect(gone).not.toHaveProperty("revoked");
     expect(gone.xp).toBe(0);
+    // Read back as written.
+    const { changed: _, ...stored } = state;
+    expect(weekStateOf({ ...weekItemOf({ ...input, state }) })).toEqual({ ...stored, version: 3 });
+    expect(weekStateOf(undefined)).toEqual(EMPTY_WEEK);
+  });
+
+  it("keys an award by 16 characters of its id's digest", () => {
+    expect(weekFactKey("grant-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG")).toBe("abcdefghijklmnop");
+  });
+
+  it("takes each award and revocation once, in any order, and never an award after its revocation", () => {
+    const facts = [award(1, 20), award(2, 10), award(1, 20), revocation(2, 10), award(3, 0)];
+    const once = weekAfter(EMPTY_WEEK, facts);
+    expect(once).toMatchObject({ xp: 20, changed: true });
+    expect([...once.counted].sort()).toEqual([1, 2, 3].map((n) => weekFactKey(id(n))));
+    expect([...once.revoked]).toEqual([weekFactKey(id(2))]);
+    // Everything again, reversed: nothing changes.
+    expect(weekAfter(once, [...facts].reverse())).toEqual({ ...once, changed: false });
+    // A revocation seen before its award (an older image replayed later): the award adds nothing.
+    const early = weekAfter(EMPTY_WEEK, [revocation(4, 20)]);
+    expect(early).toMatchObject({ xp: 0, changed: true });
+    expect(weekAfter(early, [award(4, 20)])).toMatchObject({ xp: 0, changed: false });
+    // Revoked twice: taken off once.
+    expect(weekAfter(once, [revocation(1, 20), revocation(1, 20)])).toMatchObject({ xp: 0, changed: true });
+  });
+
+  it("is made from a history the same as from its awards applied one by one", () => {
+    const history = [
+      { id: id(1), earnedOn: "2026-12-01", xp: 20 },
+      { id: id(2), earnedOn: "2026-12-02", xp: 10, revokedAt: "2026-12-02T10:00:00Z" },
+      { id: id(3), earnedOn: "2026-11-29", xp: 5 },
+    ];
+    const made = weekOfHistory(history, "2026-W49");
+    expect(made.xp).toBe(20);
+    expect(made.xp).toBe(weekXpOf(history, "2026-W49"));
+    const live = weekAfter(EMPTY_WEEK, [award(1, 20), award(2, 10), revocation(2, 10)]);
+    expect(sameWeek(made, live)).toBe(true);
+    // A revocation the live writer saw before its award: the same week.
+    expect(sameWeek(made, weekAfter(EMPTY_WEEK, [award(1, 20), revocation(2, 10), award(2, 10)]))).toBe(true);
+    expect(sameWeek(made, weekAfter(EMPTY_WEEK, [award(1, 20)]))).toBe(false);
+    expect(sameWeek(made, weekAfter(EMPTY_WEEK, [award(1, 20), award(2, 10)]))).toBe(false);
+    expect(sameWeek(made, { ...made, xp: 21 })).toBe(false);
   });
 
   it("is put only over the version it read (none: only where no item is)", () => {

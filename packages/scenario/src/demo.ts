@@ -1,7 +1,7 @@
 import { createAnnouncerDeps } from "@rewards/announcer";
 import type { Logger } from "@rewards/core/aws";
 import { createStreamsClient } from "@rewards/core/aws";
-import { toolConfigFrom } from "@rewards/core/deploy";
+import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS, toolConfigFrom } from "@rewards/core/deploy";
 import { createHistoryDeps } from "@rewards/history";
 import type { FunctionCode, WorkerStats } from "@rewards/local";
 import {
@@ -31,6 +31,7 @@ import {
   replayStreamFailures,
   waitUntilDrained,
 } from "@rewards/ops";
+import { type BoardCheck, checkBoard } from "./checks/checkBoard";
 import { checkGrants, type GrantCheck } from "./checks/checkGrants";
 import { checkHistory, type HistoryCheck } from "./checks/checkHistory";
 import { checkProgress, type ProgressCheck } from "./checks/checkProgress";
@@ -90,6 +91,8 @@ export interface DemoReport {
   history: HistoryCheck;
   /** Every reader's counts, kept days and achievements, exactly (docs/reading.md). */
   progress: ProgressCheck;
+  /** Every reader's weeks on the board against their history; this week's board page by page. */
+  board: BoardCheck;
   /** The read API (a local function URL), for the user with the most awards, against the table. */
   readApi: ReadApiCheck;
   /** Faults injected on the announcer's PutEvents calls. */
@@ -313,6 +316,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       "verifying counts, streaks and achievements (and reward.achieved)",
       () => checkProgress(dynamo, config.TABLE_NAME, traffic.expectedKeptDays, achievedAmong(received)),
     );
+    const boardCheck = await inPhase("verifying the week's board", () =>
+      checkBoard(dynamo, config.TABLE_NAME, { shards: DEFAULT_BOARD_SHARDS, keepWeeks: DEFAULT_BOARD_WEEKS }),
+    );
 
     const { check, overCap } = await inPhase("verifying every user's XP and award count", async () => ({
       check: await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp),
@@ -358,6 +364,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       grants: { ...grants, givenUp: announcer.source.givenUp, replayedBatches: replayedBatches.length },
       history: historyCheck,
       progress: progressCheck,
+      board: boardCheck,
       readApi: readApiCheck,
       busFaults: busProxy.counts(),
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
@@ -399,6 +406,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (progressCheck.mismatched.length > 0)
       problems.push(
         `${progressCheck.mismatched.length} readers' progress not exact: ${progressCheck.mismatched.slice(0, 3).join("; ")}`,
+      );
+    if (boardCheck.mismatched.length > 0)
+      problems.push(
+        `${boardCheck.mismatched.length} weeks on the board not exact: ${boardCheck.mismatched.slice(0, 3).join("; ")}`,
       );
     problems.push(
       ...readApiCheck.problems.map((problem) => `read API for ${readApiCheck.userId}: ${problem}`),

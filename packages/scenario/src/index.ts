@@ -3,6 +3,7 @@
  * scenario's traffic, the exactly-once checks (each paging the table, so it scales with the
  * run) and the demo as named phases.
  */
+export { type BoardCheck, checkBoard } from "./checks/checkBoard";
 export { checkGrants, type GrantCheck } from "./checks/checkGrants";
 export { checkHistory, type HistoryCheck } from "./checks/checkHistory";
 export { checkProgress, type ProgressCheck } from "./checks/checkProgress";

@@ -84,6 +84,7 @@ export default defineCommand<DemoCommandOptions>()({
       "history: items / guards": `${report.history.items} / ${report.history.guards}`,
       "progress: kept days, achievements": `${report.progress.keptDays} days, ${report.progress.achievements} achievements over ${report.progress.readers} readers${report.progress.mismatched.length === 0 ? " (exact)" : ` (${report.progress.mismatched.length} not exact)`}`,
       "reward.achieved: ids / copies": `${report.progress.announced} / ${report.progress.copies}`,
+      "board: this week's entries": `${report.board.onBoard} ranked, ${report.board.readerWeeks} readers' weeks = history${report.board.mismatched.length === 0 ? " (exact)" : ` (${report.board.mismatched.length} not exact)`}`,
       "read API: one user": `${report.readApi.userId}: ${report.readApi.xp} XP, ${report.readApi.awards} awards, ${report.readApi.listed} listed${report.readApi.problems.length === 0 ? " (= table)" : " (≠ table)"}`,
       "faults on the bus": Object.entries(report.busFaults)
         .filter(([kind, n]) => n > 0 && kind !== "forwarded")

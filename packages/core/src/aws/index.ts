@@ -25,4 +25,4 @@ export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";
 export { createSqsClient } from "./sqsClient";
 export { createStreamsClient, TableStreamMissingError, tableStreamArn } from "./tableStream";
-export { awardsSince, storedWeek, type WeekTable, writeWeek } from "./weekTotals";
+export { applyToWeek, awardsSince, rebuildWeek, storedWeek, type WeekTable } from "./weekTotals";

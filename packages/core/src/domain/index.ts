@@ -162,12 +162,20 @@ export {
 export { plural, text } from "./text";
 export { unwrapEnvelope } from "./unwrapEnvelope";
 export {
+  EMPTY_WEEK,
+  sameWeek,
   type WeekAward,
+  type WeekFact,
   type WeekItem,
   type WeekItemInput,
+  type WeekState,
+  weekAfter,
   weekExpiresAt,
+  weekFactKey,
   weekHistoryStart,
   weekItemOf,
+  weekOfHistory,
   weekPutCondition,
+  weekStateOf,
   weekXpOf,
 } from "./weekItem";

@@ -6,7 +6,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
 import { type ItemOutcome, progressPlan } from "./progressPlan";
-import { weeksTouched, writeBoard } from "./writeBoard";
+import { type StandingItem, weekFactsOf, writeBoard } from "./writeBoard";
 import { writeProgress } from "./writeProgress";
 
 export interface BatchCounts {
@@ -159,10 +159,9 @@ async function writeProgressOf(
 }
 
 /**
- * Every week the batch's standing items touched, summed again from the history and put
- * (writeBoard). A week sums whatever the history holds when it is read, so it is written for
- * every item that stands, wherever it sits in the batch; a reader whose week fails marks their
- * first record failed, and its retry sums the week again.
+ * Every standing history item of the batch applied to its reader's week (writeBoard), wherever it
+ * sits in the batch: a week takes each award and revocation once, so items that are retried later
+ * change nothing then. A reader whose week fails marks their first record failed.
  */
 async function writeBoardOf(
   deps: HistoryDeps,
@@ -170,18 +169,18 @@ async function writeBoardOf(
   puts: ReadonlyMap<number, ReturnType<typeof historyPutOf>>,
   limit: ReturnType<typeof pLimit>,
 ): Promise<number> {
-  const standing: Array<{ index: number; item: ReturnType<typeof historyPutOf>["Item"] }> = [];
+  const standing: Array<{ index: number; item: StandingItem }> = [];
   outcomes.forEach((outcome, index) => {
     const put = puts.get(index);
     if (put && (outcome.kind === "written" || outcome.kind === "skipped"))
-      standing.push({ index, item: put.Item });
+      standing.push({ index, item: { ...put.Item, overtaken: outcome.kind === "skipped" } });
   });
-  const weeks = weeksTouched(
+  const facts = weekFactsOf(
     standing.map(({ item }) => item),
     (deps.clock ?? Date.now)(),
     deps.boardWeeks ?? DEFAULT_BOARD_WEEKS,
   );
-  const { weeks: written, failed } = await writeBoard(deps, weeks, limit);
+  const { weeks: written, failed } = await writeBoard(deps, facts, limit);
   for (const [userId, reason] of failed) {
     const first = standing.find(({ item }) => userOfKey(item.pk) === userId);
     if (first) outcomes[first.index] = { kind: "failed", reason: `board: ${reason}` };

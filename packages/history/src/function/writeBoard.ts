@@ -1,41 +1,55 @@
-import { isoWeekOf, userOfKey, weekExpiresAt } from "@rewards/core";
-import { describeError, writeWeek } from "@rewards/core/aws";
+import { isoWeekOf, userOfKey, type WeekFact, weekExpiresAt } from "@rewards/core";
+import { applyToWeek, describeError } from "@rewards/core/aws";
 import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS } from "@rewards/core/deploy";
 import type pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
 
 /** What writing a batch's weeks did. */
 export interface BoardWritten {
-  /** Week items put. */
+  /** Week items put (a week every fact of which was already there is read, not put). */
   weeks: number;
   /** Readers whose week failed, with why: their records are retried. */
   failed: Map<string, string>;
 }
 
+/** A history item the batch left standing: as written, or overtaken by a revocation (its put's condition failed). */
+export interface StandingItem {
+  pk: string;
+  id: string;
+  earnedOn: string;
+  xp: number;
+  revokedAt?: string | undefined;
+  overtaken: boolean;
+}
+
 /**
- * The weeks a batch's history items touched, per reader: the ISO week of each item's `earnedOn`,
- * except a week already past its retention (its items are gone or going, and an entry written now
- * would outlive nothing). Pure.
+ * The facts each reader's weeks get from a batch: every standing history item, by its user and
+ * the ISO week of its `earnedOn`; an overtaken item is a revocation (the table holds it revoked).
+ * A week already past its retention is left out (its items are gone or going). Pure.
  */
-export function weeksTouched(
-  items: Iterable<{ pk: string; earnedOn: string }>,
+export function weekFactsOf(
+  items: Iterable<StandingItem>,
   nowMs: number,
   keepWeeks: number,
-): Map<string, Set<string>> {
-  const weeks = new Map<string, Set<string>>();
+): Map<string, Map<string, WeekFact[]>> {
+  const readers = new Map<string, Map<string, WeekFact[]>>();
   for (const item of items) {
     const userId = userOfKey(item.pk);
     const week = isoWeekOf(item.earnedOn);
     if (userId === undefined || weekExpiresAt(week, keepWeeks) * 1000 <= nowMs) continue;
-    weeks.set(userId, (weeks.get(userId) ?? new Set()).add(week));
+    const weeks = readers.get(userId) ?? new Map<string, WeekFact[]>();
+    const facts = weeks.get(week) ?? [];
+    facts.push({ id: item.id, xp: item.xp, revoked: item.overtaken || item.revokedAt !== undefined });
+    weeks.set(week, facts);
+    readers.set(userId, weeks);
   }
-  return weeks;
+  return readers;
 }
 
 /** Every week the batch touched, each reader's weeks in turn; a reader whose week fails is reported. */
 export async function writeBoard(
   deps: HistoryDeps,
-  weeks: ReadonlyMap<string, ReadonlySet<string>>,
+  readers: ReadonlyMap<string, ReadonlyMap<string, readonly WeekFact[]>>,
   limit: ReturnType<typeof pLimit>,
 ): Promise<BoardWritten> {
   const failed = new Map<string, string>();
@@ -48,12 +62,11 @@ export async function writeBoard(
     ...(deps.clock ? { clock: deps.clock } : {}),
   };
   await Promise.all(
-    [...weeks].map(([userId, userWeeks]) =>
+    [...readers].map(([userId, weeks]) =>
       limit(async () => {
-        for (const week of userWeeks)
+        for (const [week, facts] of weeks)
           try {
-            await writeWeek(table, userId, week);
-            written++;
+            if ((await applyToWeek(table, userId, week, facts)).written) written++;
           } catch (error) {
             failed.set(userId, `week ${week}: ${describeError(error)}`);
             return;

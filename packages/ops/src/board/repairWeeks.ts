@@ -1,14 +1,6 @@
-import { type DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import {
-  isoWeekOf,
-  isoWeekPlus,
-  WEEK_SK_PREFIX,
-  weekExpiresAt,
-  weekKey,
-  weekOfKey,
-  weekXpOf,
-} from "@rewards/core";
-import { awardsSince, describeError, type WeekTable, writeWeek } from "@rewards/core/aws";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { isoWeekOf, isoWeekPlus, weekExpiresAt } from "@rewards/core";
+import { describeError, rebuildWeek, type WeekTable } from "@rewards/core/aws";
 import { everyReader } from "../progress/repairProgress";
 
 export interface RepairWeeksOptions {
@@ -24,7 +16,7 @@ export interface RepairWeeksOptions {
   now?: () => number;
 }
 
-/** A week whose stored XP was not what the history sums (`from` 0: no item). */
+/** A week whose item was not what the history makes (`from` 0: no item; XP may be equal while the awards it names were not). */
 export interface WeekChange {
   week: string;
   from: number;
@@ -51,34 +43,10 @@ export function keptWeeks(nowMs: number, keepWeeks: number): string[] {
   );
 }
 
-/** A reader's week items as stored: week → XP. */
-async function storedWeeks(table: WeekTable, userId: string): Promise<Map<string, number>> {
-  const weeks = new Map<string, number>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await table.dynamo.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :week)",
-        ExpressionAttributeValues: { ":pk": weekKey(userId, "").pk, ":week": WEEK_SK_PREFIX },
-        ProjectionExpression: "sk, xp",
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const item of page.Items ?? []) {
-      const week = weekOfKey(item.sk);
-      if (week !== undefined) weeks.set(week, typeof item.xp === "number" ? item.xp : 0);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return weeks;
-}
-
 /**
- * Every kept week of a reader summed again from the history (docs/board.md#repair) and, where the
- * stored XP differs, put as the history's writer puts it (under its lock, so beside live traffic
- * the last put is still the one that read last). Idempotent: a week already right is read only.
+ * Every kept week of a reader made again from the history (docs/board.md#repair) and, where the
+ * item differs, put under the writers' lock (so beside live traffic no award applied meanwhile is
+ * lost). Idempotent: a week already right is read only.
  */
 export async function repairWeeks(
   dynamo: DynamoDBDocumentClient,
@@ -97,22 +65,9 @@ export async function repairWeeks(
   for await (const userId of ids) {
     const changed: WeekChange[] = [];
     try {
-      const weeks = keptWeeks(now(), options.keepWeeks);
-      const [oldest] = weeks;
-      if (oldest === undefined) continue;
-      const [awards, stored] = await Promise.all([
-        awardsSince(table, userId, oldest),
-        storedWeeks(table, userId),
-      ]);
-      for (const week of weeks) {
-        const to = weekXpOf(awards, week);
-        const from = stored.get(week);
-        if (from === to || (from === undefined && to === 0)) continue;
-        if (options.dryRun) changed.push({ week, from: from ?? 0, to });
-        else {
-          const written = await writeWeek(table, userId, week);
-          changed.push({ week, from: written.was ?? 0, to: written.xp });
-        }
+      for (const week of keptWeeks(now(), options.keepWeeks)) {
+        const rebuilt = await rebuildWeek(table, userId, week, options.dryRun);
+        if (!rebuilt.right) changed.push({ week, from: rebuilt.was, to: rebuilt.xp });
       }
       readers.push({ userId, changed });
     } catch (error) {
