@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { guardKey } from "@rewards/core";
+import { guardKey, isoWeekOf } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import { revokeIntent } from "@rewards/ops";
@@ -131,6 +131,13 @@ describe("rewards history rebuild", () => {
         readers: [{ userId: u, daysKept: 0, daysUnkept: 0, achieved: [], counts: "right" }],
         totals: { readers: 1, daysKept: 0, daysUnkept: 0, achieved: 0, countsSet: 0, failed: 0 },
       },
+      // The board's week is right (20: b's, a being revoked). A dry run leaves out a reader whose
+      // history it would change: compared with the history as it stands (a's 99) it would say nothing true.
+      weeks: {
+        dryRun,
+        readers: dryRun ? [] : [{ userId: u, changed: [] }],
+        totals: { readers: dryRun ? 0 : 1, weeksChanged: 0, failed: 0, skipped: dryRun ? 1 : 0 },
+      },
     });
 
     const dry = await rebuild(["--user", u, "--dry-run", "--json"]);
@@ -224,8 +231,17 @@ describe("rewards history rebuild", () => {
         })),
         totals: { readers: 2, daysKept: 0, daysUnkept: 0, achieved: 0, countsSet: 0, failed: 0 },
       },
+      // v's week counted c, which the history now holds revoked: 40 → 20, one put.
+      weeks: {
+        dryRun: false,
+        readers: [
+          { userId: u, changed: [] },
+          { userId: v, changed: [{ week: isoWeekOf(Date.now()), from: 40, to: 20 }] },
+        ],
+        totals: { readers: 2, weeksChanged: 1, failed: 0, skipped: 0 },
+      },
     });
-    expect(writes(operations)).toEqual(["PutItem", "PutItem"]);
+    expect(writes(operations)).toEqual(["PutItem", "PutItem", "PutItem"]);
     expect(await history(u)).toEqual(writersU);
     // c stays revoked; nothing is written for the old award.
     expect(await history(v)).toEqual(
@@ -247,9 +263,10 @@ describe("rewards history rebuild", () => {
         ),
       ),
     ]);
-    expect(lines.slice(-2)).toEqual([
+    expect(lines.slice(-3)).toEqual([
       "1 item would be written (1 missing, 0 corrected; 3 unchanged, 1 past their retention); nothing written",
       '1 item revoked in the history but not on its guard: kept revoked (docs/operations.md, "Rebuilding the history")',
+      "board weeks of 1 reader whose history would change: not previewed (run it without --dry-run)",
     ]);
     expect(writes(operations)).toEqual([]);
 

@@ -12,11 +12,15 @@ export function describeWeeks(report: WeeksReport): string {
     })),
     ...(reader.failed ? [{ user: reader.userId, week: "", xp: `failed: ${reader.failed}` }] : []),
   ]);
-  // Weeks already right say nothing: a rebuild then says only what it did to the history.
-  if (rows.length === 0) return "";
   const { totals } = report;
+  const notPreviewed =
+    totals.skipped > 0
+      ? `board weeks of ${plural(totals.skipped, "reader")} whose history would change: not previewed (run it without --dry-run)\n`
+      : "";
+  // Weeks already right say nothing: a rebuild then says only what it did to the history.
+  if (rows.length === 0) return notPreviewed;
   const summary =
     `board weeks of ${plural(totals.readers, "reader")}: ${plural(totals.weeksChanged, "week")} ${would}set from the history` +
     (totals.failed > 0 ? `; ${plural(totals.failed, "reader")} failed` : "");
-  return `${tableText(rows)}${summary}\n`;
+  return `${tableText(rows)}${summary}\n${notPreviewed}`;
 }

@@ -75,6 +75,13 @@ export const boardShardsVariable = () =>
     .min(1, "must be 1 or more")
     .max(1000, "must be 1,000 or fewer");
 
+/** `REWARDS_BOARD_WEEKS`: weeks a week's board is kept after it ends (docs/board.md#retention); unset: 8. */
+export const boardWeeksVariable = () =>
+  z.coerce
+    .number({ error: "must be a whole number of weeks, 1 or more" })
+    .int("must be a whole number")
+    .min(1, "must be 1 or more");
+
 /** The SDK's own variables, as our clients read them (see sdkClientOptions). */
 export const sdkVariables = {
   AWS_REGION: z.string().min(1).default("us-east-1"),

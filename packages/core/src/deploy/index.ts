@@ -8,6 +8,7 @@
 export { eventTypes } from "../domain/rules";
 export {
   boardShardsVariable,
+  boardWeeksVariable,
   ConfigError,
   type ConfigWith,
   dailyCapVariable,

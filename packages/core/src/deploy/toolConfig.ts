@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   boardShardsVariable,
+  boardWeeksVariable,
   type ConfigWith,
   dailyCapVariable,
   type Environment,
@@ -37,6 +38,8 @@ export const toolConfigSchema = z.object({
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
   /** The history writer's board shards, read by `rewards board` and handed to the local functions; unset: their default. */
   REWARDS_BOARD_SHARDS: boardShardsVariable().optional(),
+  /** The history writer's board retention, for the local writer and `history rebuild` / `backfill`; unset: its default. */
+  REWARDS_BOARD_WEEKS: boardWeeksVariable().optional(),
 });
 
 type ToolConfigSchema = typeof toolConfigSchema;

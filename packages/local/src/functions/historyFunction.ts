@@ -20,6 +20,7 @@ export function startHistoryFunction(options: HistoryFunctionOptions): FunctionR
       {
         historyDays: options.historyDays,
         boardShards: config.REWARDS_BOARD_SHARDS,
+        boardWeeks: config.REWARDS_BOARD_WEEKS,
         logLevel: config.LOG_LEVEL,
       },
     ),

@@ -14,6 +14,11 @@ export interface RepairWeeksOptions {
   keepWeeks: number;
   /** Epoch ms: which weeks are still kept. Date.now by default. */
   now?: () => number;
+  /**
+   * Readers left out (a dry run of `history rebuild` leaves out those whose history it would
+   * change: their weeks compared with the history as it stands would say nothing true).
+   */
+  skip?: ReadonlySet<string>;
 }
 
 /** A week whose item was not what the history makes (`from` 0: no item; XP may be equal while the awards it names were not). */
@@ -32,7 +37,7 @@ export interface ReaderWeeks {
 export interface WeeksReport {
   dryRun: boolean;
   readers: ReaderWeeks[];
-  totals: { readers: number; weeksChanged: number; failed: number };
+  totals: { readers: number; weeksChanged: number; failed: number; skipped: number };
 }
 
 /** The weeks still kept at `nowMs`, oldest first: the current one and the `keepWeeks` before it. */
@@ -62,7 +67,12 @@ export async function repairWeeks(
   };
   const readers: ReaderWeeks[] = [];
   const ids = options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId];
+  let skipped = 0;
   for await (const userId of ids) {
+    if (options.skip?.has(userId)) {
+      skipped++;
+      continue;
+    }
     const changed: WeekChange[] = [];
     try {
       for (const week of keptWeeks(now(), options.keepWeeks)) {
@@ -82,6 +92,7 @@ export async function repairWeeks(
       readers: readers.length,
       weeksChanged: readers.reduce((sum, reader) => sum + reader.changed.length, 0),
       failed: readers.filter((reader) => reader.failed !== undefined).length,
+      skipped,
     },
   };
 }

@@ -1,14 +1,16 @@
+import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS } from "@rewards/core/deploy";
 import { type ScopeOptions, scopeOf } from "../../options/userScope";
 import { defineCommand } from "../../runtime/defineCommand";
 import { jsonText } from "../../runtime/text";
 import { describeProgress } from "../../text/describeProgress";
 import { describeRebuild } from "../../text/describeRebuild";
+import { describeWeeks } from "../../text/describeWeeks";
 
 export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }>()({
   meta: {
     name: "rebuild",
     description:
-      "rewrite users' history items from the guards still on TABLE_NAME (a scan), as the history's writer derives them: a missing or wrong item is written, one already right is not; then their kept days and achievements from the history; for what the stream no longer holds (docs/operations.md, Rebuilding the history)",
+      "rewrite users' history items from the guards still on TABLE_NAME (a scan), as the history's writer derives them: a missing or wrong item is written, one already right is not; then their kept days, achievements and weeks on the board from the history; for what the stream no longer holds (docs/operations.md, Rebuilding the history)",
   },
   options: (command) =>
     command
@@ -19,10 +21,8 @@ export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }
   needs: ["TABLE_NAME"],
   async run({ options, config }) {
     const { userId } = scopeOf(options);
-    const [{ readHistoryConfig }, { clientsFor, rebuildHistory, repairProgress }] = await Promise.all([
-      import("@rewards/history"),
-      import("@rewards/ops"),
-    ]);
+    const [{ readHistoryConfig }, { clientsFor, rebuildHistory, repairProgress, repairWeeks }] =
+      await Promise.all([import("@rewards/history"), import("@rewards/ops")]);
     // The writer's own reading of REWARDS_HISTORY_DAYS (and its default): the same expiresAt.
     const { REWARDS_HISTORY_DAYS: historyDays } = readHistoryConfig({
       TABLE_NAME: config.TABLE_NAME,
@@ -43,11 +43,29 @@ export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }
       counts: false,
       dryRun,
     });
+    // And the board's weeks, from the history (docs/board.md#repair).
+    const weeks = await repairWeeks(dynamo, {
+      tableName: config.TABLE_NAME,
+      userId,
+      dryRun,
+      shards: config.REWARDS_BOARD_SHARDS ?? DEFAULT_BOARD_SHARDS,
+      keepWeeks: config.REWARDS_BOARD_WEEKS ?? DEFAULT_BOARD_WEEKS,
+      ...(dryRun
+        ? {
+            skip: new Set(
+              history.users.filter((u) => u.written.length + u.corrected.length > 0).map((u) => u.userId),
+            ),
+          }
+        : {}),
+    });
     return {
       out: options.json
-        ? jsonText({ ...history, progress })
-        : `${describeRebuild(history)}${describeProgress(progress)}`,
-      ...(history.totals.failed > 0 || history.totals.unreadable > 0 || progress.totals.failed > 0
+        ? jsonText({ ...history, progress, weeks })
+        : `${describeRebuild(history)}${describeProgress(progress)}${describeWeeks(weeks)}`,
+      ...(history.totals.failed > 0 ||
+      history.totals.unreadable > 0 ||
+      progress.totals.failed > 0 ||
+      weeks.totals.failed > 0
         ? { exitCode: 1 as const }
         : {}),
     };
