@@ -45,7 +45,10 @@ describe("seeded fault soak", () => {
         // each achievement heard as reward.achieved by its one id, every copy the same.
         progressMismatched: 0,
         inconsistentAchieved: 0,
+        // Every reader's week on the board equal to their history's sum, the board exact.
+        boardMismatched: 0,
       });
+      expect(row.boardEntries).toBeGreaterThan(0);
       expect(row.achievedAnnounced).toBe(row.achievements);
       expect(row.revoked).toBeGreaterThan(0);
       expect(row.revocationsAnnounced).toBe(row.revoked);

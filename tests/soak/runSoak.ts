@@ -19,6 +19,7 @@ import {
   seededRandom,
 } from "@rewards/core";
 import { createDynamoClient, createSqsClient, createStreamsClient } from "@rewards/core/aws";
+import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS } from "@rewards/core/deploy";
 import { createHistoryDeps } from "@rewards/history";
 import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from "@rewards/local";
 import {
@@ -32,7 +33,14 @@ import {
   replayStreamFailures,
   waitForDrain,
 } from "@rewards/ops";
-import { checkGrants, checkHistory, checkProgress, generateTraffic, sendTraffic } from "@rewards/scenario";
+import {
+  checkBoard,
+  checkGrants,
+  checkHistory,
+  checkProgress,
+  generateTraffic,
+  sendTraffic,
+} from "@rewards/scenario";
 import { drain, REWARDS_BIN } from "@rewards/testing";
 
 export interface SoakOptions {
@@ -120,6 +128,15 @@ export interface SoakRow {
   inconsistentAchieved: number;
   progressMismatched: number;
   progressProblems: string[];
+  /**
+   * The week's board (checkBoard, as the demo checks it): readers' weeks with XP summed from the
+   * history, this week's entries read page by page, and what is not exact (a week item against
+   * its history's sum; the board against the ranking those sums make), the first few lines of it.
+   */
+  boardReaderWeeks: number;
+  boardEntries: number;
+  boardMismatched: number;
+  boardProblems: string[];
   lost: number;
   doublePaid: number;
   /** Poison messages missing from the DLQ, and valid ones found there. */
@@ -538,6 +555,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       ]),
     );
     const progress = await checkProgress(dynamo, stack.resources.tableName, expectedKeptDays, achieved);
+    // Every reader's weeks against their history, though the writer was killed; the board's pages.
+    const board = await checkBoard(dynamo, stack.resources.tableName, {
+      shards: DEFAULT_BOARD_SHARDS,
+      keepWeeks: DEFAULT_BOARD_WEEKS,
+    });
     // One achievement, one event: every copy of a reward.achieved id the same.
     const achievedSeen = new Map<string, RewardAchieved>();
     const inconsistentAchieved = new Set<string>();
@@ -649,6 +671,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       inconsistentAchieved: inconsistentAchieved.size,
       progressMismatched: progress.mismatched.length,
       progressProblems: progress.mismatched.slice(0, 10),
+      boardReaderWeeks: board.readerWeeks,
+      boardEntries: board.onBoard,
+      boardMismatched: board.mismatched.length,
+      boardProblems: board.mismatched.slice(0, 10),
       lost,
       doublePaid,
       unparked,
@@ -682,6 +708,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       row.announcerCaughtUp &&
       row.unreplayedBatches === 0 &&
       row.progressMismatched === 0 &&
+      row.boardMismatched === 0 &&
       row.inconsistentAchieved === 0 &&
       row.achievedAnnounced === row.achievements;
     return row;
