@@ -26,11 +26,12 @@ export interface BoardTable {
 }
 
 /**
- * A shard's first entries the profile reads to rank its reader: about 85 bytes each, so 48 fit
- * in 4 KB (half a read unit). The top 1,000 spread over 32 shards put some 31 in each; a shard
- * with 48 of them is rare, and then costs a second call (countAhead).
+ * A shard's first entries the profile reads to rank its reader. A keys-only index entry is read
+ * as its four keys (pk, sk, boardPk, boardSk: about 90 bytes with a 12-character user id), so
+ * 44 fit in 4 KB: half a read unit. The top 1,000 spread over 32 shards put some 31 in each; a
+ * shard with 44 of them is rare, and then costs a second call (countAhead).
  */
-export const RANK_WINDOW = 48;
+export const RANK_WINDOW = 44;
 
 const shardsOf = (table: BoardTable) => Array.from({ length: table.shards }, (_, shard) => shard);
 
