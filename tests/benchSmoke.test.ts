@@ -43,9 +43,10 @@ describe("every benchmark runs at a tiny size", () => {
         ["profile, no cap", 50],
         ["history, a page of 20", 50],
       ]);
-      // One BatchGetItem under a cap; a GetItem and a Query without; one Query a page.
+      // One BatchGetItem under a cap, and a Query more without, each beside the board's 32 shard
+      // queries for the rank; one Query a page.
       expect(out.library.map((row: { dynamoCallsPerCall: number }) => row.dynamoCallsPerCall)).toEqual([
-        1, 2, 1, 1, 2, 1,
+        33, 34, 1, 33, 34, 1,
       ]);
       expect(out.readApi.map((row: { route: string }) => row.route)).toEqual([
         "/users/{userId}",
@@ -53,6 +54,30 @@ describe("every benchmark runs at a tiny size", () => {
       ]);
       expect(out.historyLag.awards).toBe(2);
       expect(out.coldStart.runs).toBe(1);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
+    "bench/board.ts",
+    async () => {
+      const out = JSON.parse(
+        await bench(["bench/board.ts", "--readers", "300", "--top", "2", "--burst", "20", "--lag", "2"]),
+      );
+      expect(out).toMatchObject({ readers: 300, shards: 32 });
+      // The top 20: one query a shard, each 21 keys-only entries, half a read unit by DynamoDB's rule.
+      expect(out.top20).toMatchObject({
+        calls: 2,
+        queriesPerCall: 32,
+        readUnitsPerShardMax: 0.5,
+        readUnitsPerCall: 16,
+      });
+      expect(out.top20.first.map((entry: { rank: number }) => entry.rank)).toEqual([1, 2, 3]);
+      expect(out.profileRank.map((row: { depth: number; rank: number }) => [row.depth, row.rank])).toEqual([
+        [1, 1],
+      ]);
+      expect(out.writerBurst.awards).toBe(20);
+      expect(out.boardLag.awards).toBe(2);
     },
     HANG_GUARD_MS,
   );
