@@ -1,3 +1,4 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   EMPTY_WEEK,
@@ -280,5 +281,51 @@ describe("the week's board, summed exactly once from the history", () => {
       batchItemFailures: [],
     });
     expect((await reader.board()).entries.map((entry) => entry.xp)).toEqual([40, 20]);
+  });
+
+  it("a role that cannot read the board's index gets the profile without a rank; another failure of the board fails the profile", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    await award(table.env, [completed("iam-one", "1")]);
+    expect(await writeHistory(table.env, await everyRecord(table.env, table.streamArn))).toEqual({
+      batchItemFailures: [],
+    });
+    const refusing = (name: string) => {
+      const client = new DynamoDBClient({
+        region: "us-east-1",
+        endpoint: stack.endpoints.dynamodb,
+        credentials: { accessKeyId: "test", secretAccessKey: "test" },
+      });
+      client.middlewareStack.add(
+        (next) => async (args) => {
+          if ((args.input as { IndexName?: string }).IndexName)
+            throw Object.assign(new Error(`${name} on the board's index`), { name });
+          return next(args);
+        },
+        { step: "initialize" },
+      );
+      return createReader({ tableName: table.tableName, client });
+    };
+    const week = isoWeekOf(Date.now());
+    expect((await refusing("AccessDeniedException").profile("iam-one")).week).toEqual({ week, xp: 20 });
+    await expect(refusing("ProvisionedThroughputExceededException").profile("iam-one")).rejects.toThrow(
+      "ProvisionedThroughputExceededException on the board's index",
+    );
+  });
+
+  it("a user id too long for the index's key (256 four-byte characters) keeps its week, off the board; the writer never stalls on it", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const long = `${"😀".repeat(253)}abc`;
+    await award(table.env, [completed(long, "1"), completed("short-one", "1")]);
+    expect(await writeHistory(table.env, await everyRecord(table.env, table.streamArn))).toEqual({
+      batchItemFailures: [],
+    });
+    const reader = createReader({ tableName: table.tableName, client: createDynamoClient(table.env) });
+    // Its rank still says where its XP stands (a tie with short-one's 20), though it is not listed.
+    expect((await reader.profile(long)).week).toEqual({ week: isoWeekOf(Date.now()), xp: 20, rank: 1 });
+    expect((await reader.board()).entries).toEqual([{ rank: 1, userId: "short-one", xp: 20 }]);
   });
 });

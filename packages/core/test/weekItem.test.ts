@@ -79,14 +79,34 @@ describe("a reader's week", () => {
     expect(weekStateOf(undefined)).toEqual(EMPTY_WEEK);
   });
 
+  it("names no 0-XP award (capped to nothing): the item grows only with awards that paid", () => {
+    expect(weekAfter(EMPTY_WEEK, [award(1, 0), revocation(1, 0)])).toEqual({ ...EMPTY_WEEK, changed: false });
+  });
+
+  it("keeps off the board a user id too long for an index key (over 984 UTF-8 bytes), but keeps their week", () => {
+    const input = {
+      week: "2026-W49",
+      version: 1,
+      updatedAt: "2026-12-03T10:00:00.000Z",
+      shards: 32,
+      keepWeeks: 8,
+    };
+    const state = weekAfter(EMPTY_WEEK, [award(1, 20)]);
+    const longest = `${"😀".repeat(253)}abc`;
+    expect(weekItemOf({ ...input, userId: longest, state })).not.toHaveProperty("boardSk");
+    expect(weekItemOf({ ...input, userId: longest, state }).xp).toBe(20);
+    expect(weekItemOf({ ...input, userId: "😀".repeat(246), state })).toHaveProperty("boardSk");
+    expect(weekItemOf({ ...input, userId: `${"😀".repeat(246)}a`, state })).not.toHaveProperty("boardSk");
+  });
+
   it("keys an award by 16 characters of its id's digest", () => {
     expect(weekFactKey("grant-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG")).toBe("abcdefghijklmnop");
   });
 
   it("takes each award and revocation once, in any order, and never an award after its revocation", () => {
-    const facts = [award(1, 20), award(2, 10), award(1, 20), revocation(2, 10), award(3, 0)];
+    const facts = [award(1, 20), award(2, 10), award(1, 20), revocation(2, 10), award(3, 5)];
     const once = weekAfter(EMPTY_WEEK, facts);
-    expect(once).toMatchObject({ xp: 20, changed: true });
+    expect(once).toMatchObject({ xp: 25, changed: true });
     expect([...once.counted].sort()).toEqual([1, 2, 3].map((n) => weekFactKey(id(n))));
     expect([...once.revoked]).toEqual([weekFactKey(id(2))]);
     // Everything again, reversed: nothing changes.
@@ -96,7 +116,7 @@ describe("a reader's week", () => {
     expect(early).toMatchObject({ xp: 0, changed: true });
     expect(weekAfter(early, [award(4, 20)])).toMatchObject({ xp: 0, changed: false });
     // Revoked twice: taken off once.
-    expect(weekAfter(once, [revocation(1, 20), revocation(1, 20)])).toMatchObject({ xp: 0, changed: true });
+    expect(weekAfter(once, [revocation(1, 20), revocation(1, 20)])).toMatchObject({ xp: 5, changed: true });
   });
 
   it("is made from a history the same as from its awards applied one by one", () => {

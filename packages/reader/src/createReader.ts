@@ -85,6 +85,16 @@ export interface Reader {
 
 type Item = Record<string, AttributeValue>;
 
+/**
+ * A role that may read the reader's partition but not the board's index (a site's role limited
+ * to `USER#…` keys, docs/reading.md#iam) gets its profile without a rank; any other failure of
+ * the board's reads fails the profile, as every read's does.
+ */
+function withoutTheBoard(error: unknown): undefined {
+  if (error instanceof Error && error.name === "AccessDeniedException") return undefined;
+  throw error;
+}
+
 /** DynamoDB's answer to a read of a table that is not there (an error name, not a message). */
 const NO_SUCH_TABLE = "ResourceNotFoundException";
 
@@ -212,9 +222,12 @@ export function createReader(options: ReaderOptions): Reader {
               }),
             )
           : profileItems(id, day, week),
-        shardTops(query, board, week),
+        shardTops(query, board, week).catch(withoutTheBoard),
       ]);
-      const rank = await rankFromTops(query, board, week, id, weekXp, tops);
+      const rank =
+        tops === undefined
+          ? undefined
+          : await rankFromTops(query, board, week, id, weekXp, tops).catch(withoutTheBoard);
       const stored = profileItem === undefined ? newReader() : readProfileItem(profileItem);
       return {
         userId: id,

@@ -19,6 +19,11 @@ import {
  */
 
 const WEEK_MS = 7 * 86_400_000;
+/**
+ * The longest board sort key written: DynamoDB takes 1,024 bytes for a sort key; the local
+ * DynamoDB counts the table's and the index's sort keys together, so leave the week's `sk` room.
+ */
+const MAX_SORT_KEY_BYTES = 1000;
 
 /** What a week reads of a history item. */
 export interface WeekAward {
@@ -74,6 +79,9 @@ export function weekAfter(state: WeekState, facts: Iterable<WeekFact>): WeekStat
   const revoked = new Set(state.revoked);
   let changed = false;
   for (const fact of facts) {
+    // A 0-XP award (capped to nothing) changes no week, taken or revoked: not named, so the
+    // item grows only with awards that paid.
+    if (fact.xp === 0) continue;
     const key = weekFactKey(fact.id);
     if (revoked.has(key)) continue;
     if (fact.revoked) {
@@ -154,7 +162,10 @@ export interface WeekItem {
   [BOARD_SORT_KEY]?: string;
 }
 
-/** The week item; on the board (its index keys) only with XP: 0 XP is no entry. DynamoDB has no empty set. */
+/**
+ * The week item; on the board (its index keys) only with XP: 0 XP is no entry, nor a user id
+ * too long for an index key. DynamoDB has no empty set.
+ */
 export function weekItemOf(input: WeekItemInput): WeekItem {
   const { xp, counted, revoked } = input.state;
   const item: WeekItem = {
@@ -167,9 +178,12 @@ export function weekItemOf(input: WeekItemInput): WeekItem {
   };
   if (counted.size > 0) item.counted = new Set(counted);
   if (revoked.size > 0) item.revoked = new Set(revoked);
-  if (xp > 0) {
+  const sortKey = boardSortKey(xp, input.userId);
+  // An index key over DynamoDB's limit would fail every put of the week: a user id that long
+  // (the envelope takes 256 characters, up to 4 UTF-8 bytes each) keeps its week, off the board.
+  if (xp > 0 && Buffer.byteLength(sortKey) <= MAX_SORT_KEY_BYTES) {
     item[BOARD_PARTITION_KEY] = boardPartition(input.week, boardShardOf(input.userId, input.shards));
-    item[BOARD_SORT_KEY] = boardSortKey(xp, input.userId);
+    item[BOARD_SORT_KEY] = sortKey;
   }
   return item;
 }
