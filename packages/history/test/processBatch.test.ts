@@ -114,7 +114,8 @@ describe("processBatch", () => {
       Item: expect.objectContaining({ revokedAt: "2026-11-30T08:00:00.000Z", revokedReason: "fraud" }),
     });
     expect(table.puts).toHaveLength(3);
-    expect(result.counts).toEqual({ written: 3, skipped: 2, failed: 0, achieved: 0, boarded: 3 });
+    // Two weeks put: user1's and user3's (revoked before counted); user2's capped award changes no week.
+    expect(result.counts).toEqual({ written: 3, skipped: 2, failed: 0, achieved: 0, boarded: 2 });
     expect(result.response).toEqual({ batchItemFailures: [] });
     expect(lines.filter((line) => line.msg === "batch")).toEqual([
       expect.objectContaining({ written: 3, skipped: 2, failed: 0, durationMs: 0 }),

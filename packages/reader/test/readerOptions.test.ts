@@ -20,10 +20,30 @@ function expectRefused(options: unknown, option: ReaderOptionName, message: stri
 
 describe("createReader's options: InvalidReaderOption naming the option and quoting the value", () => {
   it("dailyCap: what the deploy outputs, 0 for no cap, is taken as no cap", () => {
-    expect(validateReaderOptions({ tableName: "t", dailyCap: 0 })).toEqual({ dailyCap: undefined });
-    expect(validateReaderOptions({ tableName: "t" })).toEqual({ dailyCap: undefined });
-    expect(validateReaderOptions({ tableName: "t", dailyCap: 1 })).toEqual({ dailyCap: 1 });
-    expect(validateReaderOptions({ tableName: "t", dailyCap: 150 })).toEqual({ dailyCap: 150 });
+    const shards = { boardShards: 32 };
+    expect(validateReaderOptions({ tableName: "t", dailyCap: 0 })).toEqual({
+      dailyCap: undefined,
+      ...shards,
+    });
+    expect(validateReaderOptions({ tableName: "t" })).toEqual({ dailyCap: undefined, ...shards });
+    expect(validateReaderOptions({ tableName: "t", dailyCap: 1 })).toEqual({ dailyCap: 1, ...shards });
+    expect(validateReaderOptions({ tableName: "t", dailyCap: 150 })).toEqual({ dailyCap: 150, ...shards });
+  });
+
+  it("boardShards: the writer's, 1 to 1,000, 32 when absent; anything else refused, quoted", () => {
+    expect(validateReaderOptions({ tableName: "t", boardShards: 1 }).boardShards).toBe(1);
+    expect(validateReaderOptions({ tableName: "t", boardShards: 1000 }).boardShards).toBe(1000);
+    for (const [boardShards, shown] of [
+      [0, "0"],
+      [1001, "1001"],
+      [2.5, "2.5"],
+      ["32", '"32"'],
+    ] as const)
+      expectRefused(
+        { tableName: "t", boardShards },
+        "boardShards",
+        `boardShards: a whole number from 1 to 1,000 (the deploy output boardShards), not ${shown}`,
+      );
   });
 
   it.each([
