@@ -18,6 +18,8 @@ import {
   boardPartition,
   boardShardOf,
   EMPTY_WEEK,
+  guardKey,
+  intentKey,
   isoWeekOf,
   seededRandom,
   weekAfter,
@@ -237,7 +239,7 @@ try {
     const guardAt = await dynamo.send(
       new GetCommand({
         TableName: config.TABLE_NAME,
-        Key: { pk: `IDEM#${userId}#a#article.completed`, sk: "IDEM" },
+        Key: guardKey(intentKey([userId, "a", "article.completed"])),
         ConsistentRead: true,
       }),
     );
