@@ -27,6 +27,7 @@ const UNIT = [
   "packages/ops/test/**/*.test.ts",
   "packages/scenario/test/**/*.test.ts",
   "packages/cli/test/**/*.test.ts",
+  "examples/site/test/**/*.test.ts",
 ];
 const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];
 

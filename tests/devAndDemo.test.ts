@@ -105,6 +105,7 @@ describe("rewards dev", () => {
       "HISTORY_FAILURE_QUEUE_URL",
       "QUEUE_URL",
       "READER_URL",
+      "SITE_URL",
       "TABLE_NAME",
     ]);
     expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
@@ -124,6 +125,12 @@ describe("rewards dev", () => {
     // The read API dev serves at READER_URL answers what the library answers (`user` is the library).
     const shown = JSON.parse(user.stdout);
     expect(await (await fetch(`${env.READER_URL}/users/dev-user`)).json()).toEqual(shown.profile);
+    // The reader's page dev serves at SITE_URL shows the same numbers (the browser tests hold the rest).
+    const page = await fetch(`${env.SITE_URL}?user=dev-user`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<span class="figure" data-field="xp">20</span>');
+    expect(html).toContain("Finished “a”");
     const two = JSON.parse(
       (await runCli(["user", "dev-user", "--awards", "2", "--json"], env)).stdout,
     ).history;

@@ -44,6 +44,7 @@ export { functionUrlEvent, type HttpRequestLine } from "./functionUrl/functionUr
 export { functionUrlResponse, type HttpAnswer } from "./functionUrl/functionUrlResponse";
 export { type FunctionUrlServerOptions, startFunctionUrlServer } from "./functionUrl/functionUrlServer";
 export { type BusEvent, type BusRule, type LocalBus, startLocalBus } from "./localBus";
+export { type LocalSiteOptions, startLocalSite } from "./localSite";
 export { LocalStackError } from "./localStackError";
 export type { LoopbackServer } from "./loopbackServer";
 export { packageRoot } from "./packageRoot";

@@ -14,6 +14,7 @@ interface DevOptions extends PollerCliOptions {
   announcer: boolean;
   history: boolean;
   readApi: boolean;
+  site: boolean;
   json?: boolean;
   dailyCap?: number;
 }
@@ -22,7 +23,7 @@ export default defineCommand<DevOptions>()({
   meta: {
     name: "dev",
     description:
-      "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker, stream sources running the announcer and the history's writer, and the HTTP read API on a loopback port (READER_URL), and print the env to point other shells at them; Ctrl-C stops",
+      "start the local stack (queues, table and its stream, a local EventBridge bus), a poller running the worker, stream sources running the announcer and the history's writer, the HTTP read API on a loopback port (READER_URL) and the example reader's page over it (SITE_URL), and print the env to point other shells at them; Ctrl-C stops",
   },
   options: (command) =>
     addPollerOptions(command, { minPollers: 0 })
@@ -34,7 +35,8 @@ export default defineCommand<DevOptions>()({
       )
       .option("--no-announcer", "do not run the announcer (run `npx rewards announcer` yourself)")
       .option("--no-history", "do not run the history's writer (the reader's history stays empty)")
-      .option("--no-read-api", "do not serve the HTTP read API (no READER_URL)")
+      .option("--no-read-api", "do not serve the HTTP read API (no READER_URL, no SITE_URL)")
+      .option("--no-site", "do not serve the example reader's page (no SITE_URL)")
       .option("--json", "print the environment as one JSON object (on one line), for scripts"),
   async run({ options, config: shell, io }) {
     const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = shell;
@@ -46,6 +48,7 @@ export default defineCommand<DevOptions>()({
       startLocalAnnouncer,
       startLocalHistory,
       startLocalReadApi,
+      startLocalSite,
       startLocalStack,
       startLocalWorker,
     } = await import("@rewards/local");
@@ -98,9 +101,23 @@ export default defineCommand<DevOptions>()({
       const readApi = options.readApi
         ? await startLocalReadApi({ config, code: options.function, onOutput })
         : undefined;
+      // The example reader's page (examples/site), a site's backend over the read API.
+      const site =
+        readApi && options.site
+          ? await startLocalSite({
+              readerUrl: readApi.url,
+              onReadFailure: (error) =>
+                logger.warn({ err: error }, "the reader's page could not read the API"),
+            })
+          : undefined;
       // Listening before the env is printed: a script that stops it on reading the env is heard.
       const stopped = io.untilSignal(() => logger.info("stopping"));
-      const printed = { ...stack.env, ...capEnv, ...(readApi ? { READER_URL: readApi.url } : {}) };
+      const printed = {
+        ...stack.env,
+        ...capEnv,
+        ...(readApi ? { READER_URL: readApi.url } : {}),
+        ...(site ? { SITE_URL: site.url } : {}),
+      };
       if (options.json) {
         await io.out(`${JSON.stringify(printed)}\n`);
       } else {
@@ -112,7 +129,8 @@ export default defineCommand<DevOptions>()({
             `${worker ? `a poller is processing ${config.QUEUE_URL}` : "no poller (--pollers 0): run `npx rewards worker` to process"}; ` +
             `${announcer ? `the announcer publishes every award to ${config.BUS_NAME}` : "no announcer (--no-announcer): run `npx rewards announcer`"}; ` +
             `${history ? `the history's writer records every award in ${config.TABLE_NAME}` : "no history's writer (--no-history)"}; ` +
-            `${readApi ? `the read API answers at READER_URL (curl "$READER_URL/users/<id>")` : "no read API (--no-read-api)"}.\n` +
+            `${readApi ? `the read API answers at READER_URL (curl "$READER_URL/users/<id>")` : "no read API (--no-read-api)"}; ` +
+            `${site ? `the reader's page is at ${site.url}?user=<id> (SITE_URL)` : "no reader's page (--no-site or --no-read-api)"}.\n` +
             `Paste this into another shell in this repository, then try \`npx rewards publish\`, \`npx rewards user <id>\`, \`npx rewards grants tail\`, \`npx rewards dlq peek\`.\n` +
             "Every announcement goes to two queues, so that `grants tail` and a consumer under development never take each other's events: " +
             "GRANTS_QUEUE_URL holds EventBridge's envelope (what `npx rewards grants tail` reads), " +
@@ -121,7 +139,7 @@ export default defineCommand<DevOptions>()({
         );
       }
       await stopped;
-      await Promise.all([worker?.stop(), announcer?.stop(), history?.stop(), readApi?.stop()]);
+      await Promise.all([worker?.stop(), announcer?.stop(), history?.stop(), site?.stop(), readApi?.stop()]);
     } finally {
       await stack.stop();
     }

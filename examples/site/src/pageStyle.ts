@@ -1,0 +1,36 @@
+import { createHash } from "node:crypto";
+
+/**
+ * The page's only style sheet, inline (no build step, no second request), and its hash for the
+ * Content-Security-Policy, so the page runs no script and loads nothing else. Colours keep text
+ * at ≥ 4.5:1 against its background (WCAG AA); the layout is one column that fits a 320 px screen.
+ */
+export const PAGE_STYLE = `
+:root { color-scheme: light; font-family: system-ui, sans-serif; line-height: 1.5; color: #1a1a1a; background: #fff; }
+body { margin: 0 auto; padding: 1rem; max-width: 44rem; }
+h1 { font-size: 1.6rem; margin: 0 0 .5rem; }
+h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }
+form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin-bottom: 1rem; }
+label { display: block; font-weight: 600; }
+input { font: inherit; padding: .4rem; border: 1px solid #555; border-radius: 4px; max-width: 100%; }
+button { font: inherit; padding: .4rem 1rem; border: 0; border-radius: 4px; background: #1d4ed8; color: #fff; cursor: pointer; }
+:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
+progress, meter { width: 100%; height: 1.2rem; }
+.figure { font-size: 2rem; font-weight: 700; }
+.note { color: #404040; }
+.problem { border-left: 4px solid #b91c1c; padding: .5rem 1rem; background: #fef2f2; color: #7f1d1d; }
+ul.achievements { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem; }
+ul.achievements li { border-radius: 6px; padding: .5rem; border: 2px solid; }
+li.earned { background: #dcfce7; border-color: #166534; color: #14532d; }
+li.locked { background: #f3f4f6; border-color: #9ca3af; color: #404040; }
+.state { display: block; font-size: .85rem; font-weight: 600; }
+table { width: 100%; border-collapse: collapse; }
+th, td { text-align: left; padding: .3rem .4rem; border-bottom: 1px solid #d4d4d4; vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td, .wrap { overflow-wrap: anywhere; }
+tr.reader { background: #fef9c3; font-weight: 700; }
+.revoked { text-decoration: line-through; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+export const PAGE_STYLE_HASH = `sha256-${createHash("sha256").update(PAGE_STYLE).digest("base64")}`;

@@ -1,0 +1,96 @@
+import type { Achievements, Board, HistoryAward, HistoryPage, Profile } from "@rewards/reader";
+import { type AchievementTile, achievementTiles } from "./achievementGuide";
+
+/** What the reader's page shows, read off the API's four answers. Pure: the page only lays it out. */
+export interface ReaderView {
+  userId: string;
+  xp: number;
+  level: {
+    level: number;
+    xpFloor: number;
+    xpNext: number;
+    /** XP earned within this level, and the XP the level spans: the bar's value and maximum. */
+    intoLevel: number;
+    levelSpan: number;
+  };
+  today: Profile["today"];
+  streak: Profile["streak"];
+  achievements: AchievementTile[];
+  awards: AwardLine[];
+  board: BoardView;
+}
+
+export interface AwardLine {
+  id: string;
+  /** What the award was for, in words. */
+  forWhat: string;
+  earnedOn: string;
+  xp: number;
+  /** The rule's XP when the daily cap paid less. */
+  requestedXp?: number;
+  revoked?: { reason?: string };
+}
+
+export interface BoardView {
+  week: string;
+  entries: { rank: number; userId: string; xp: number; isReader: boolean }[];
+  /** The reader's own week, from their profile: rank absent with no XP this week or past the top 1,000. */
+  reader: Profile["week"];
+}
+
+/** What an award was for: the event type's words and the data that names it. */
+export function awardFor(award: Pick<HistoryAward, "type" | "data">): string {
+  const text = (name: string) => {
+    const value = award.data[name];
+    return typeof value === "string" ? value : "";
+  };
+  switch (award.type) {
+    case "article.completed":
+      return `Finished “${text("articleSlug")}”`;
+    case "article.shared":
+      return `Shared “${text("articleSlug")}” on ${text("channel")}`;
+    case "streak.day":
+      return `Read on ${text("day")}`;
+    case "signup.completed":
+      return "Signed up";
+    default:
+      // A type added after this page: named as the API names it.
+      return award.type;
+  }
+}
+
+export function readerView(answers: {
+  profile: Profile;
+  awards: HistoryPage;
+  achievements: Achievements;
+  board: Board;
+}): ReaderView {
+  const { profile, awards, achievements, board } = answers;
+  return {
+    userId: profile.userId,
+    xp: profile.xp,
+    level: {
+      ...profile.level,
+      intoLevel: profile.xp - profile.level.xpFloor,
+      levelSpan: profile.level.xpNext - profile.level.xpFloor,
+    },
+    today: profile.today,
+    streak: profile.streak,
+    achievements: achievementTiles(achievements.achievements, profile.level.level, profile.level.xpNext),
+    awards: awards.awards.map((award) => ({
+      id: award.id,
+      forWhat: awardFor(award),
+      earnedOn: award.earnedOn,
+      xp: award.xp,
+      ...(award.requestedXp === undefined ? {} : { requestedXp: award.requestedXp }),
+      ...(award.revokedAt === undefined
+        ? {}
+        : { revoked: award.revokedReason === undefined ? {} : { reason: award.revokedReason } }),
+    })),
+    board: {
+      week: board.week,
+      entries: board.entries.map((entry) => ({ ...entry, isReader: entry.userId === profile.userId })),
+      reader: profile.week,
+    },
+  };
+}

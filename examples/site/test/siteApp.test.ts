@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { ReadApiClient } from "../src/readApiClient";
+import { ReadApiError } from "../src/readApiError";
+import { createSiteApp } from "../src/siteApp";
+import { achievementsOf, awardOf, awardsOf, boardOf, profileOf } from "./fixtures";
+
+/** A read API client answering from fixtures, or failing each call with `failure`. */
+function apiOf(failure?: (call: string) => Error | undefined): ReadApiClient & { calls: string[] } {
+  const calls: string[] = [];
+  const answer = <T>(call: string, value: T) => {
+    calls.push(call);
+    const error = failure?.(call);
+    return error ? Promise.reject(error) : Promise.resolve(value);
+  };
+  return {
+    calls,
+    profile: (userId, timeZone) => answer(`profile ${userId} ${timeZone}`, profileOf({ userId })),
+    awards: (userId, limit) => answer(`awards ${userId} ${limit}`, awardsOf(awardOf())),
+    achievements: (userId) => answer(`achievements ${userId}`, achievementsOf("first-article")),
+    board: (limit) => answer(`board ${limit}`, boardOf({ rank: 1, userId: "bob", xp: 200 })),
+  };
+}
+
+describe("the reader's page", () => {
+  it("without a user, asks for one and reads nothing", async () => {
+    const api = apiOf();
+    const response = await createSiteApp({ api }).request("/");
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<label for="user">Reader id</label>');
+    expect(api.calls).toEqual([]);
+  });
+
+  it("reads the four answers for ?user= and shows them, with no-store and a CSP that runs no script", async () => {
+    const api = apiOf();
+    const response = await createSiteApp({ api }).request("/?user=ann&timeZone=Europe/Paris");
+    expect(response.status).toBe(200);
+    expect(api.calls.sort()).toEqual([
+      "achievements ann",
+      "awards ann 10",
+      "board 10",
+      "profile ann Europe/Paris",
+    ]);
+    const page = await response.text();
+    expect(page).toContain('<span class="figure" data-field="xp">170</span>');
+    expect(page).toContain("Finished “how-to-read”");
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.headers.get("content-security-policy")).toMatch(
+      /^default-src 'none'; style-src 'sha256-/,
+    );
+  });
+
+  it("escapes what it shows: an id is text, never markup", async () => {
+    const response = await createSiteApp({ api: apiOf() }).request(
+      `/?user=${encodeURIComponent('<b>"x"</b>')}`,
+    );
+    const page = await response.text();
+    expect(page).toContain("&lt;b&gt;&quot;x&quot;&lt;/b&gt;");
+    expect(page).not.toContain("<b>");
+  });
+
+  it("a refused request is a 400 page with the API's reason and no reader's data", async () => {
+    const api = apiOf((call) =>
+      call.startsWith("board") ? undefined : new ReadApiError("refused", "userId: too long", 400, "userId"),
+    );
+    const response = await createSiteApp({ api }).request("/?user=x");
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain("We cannot show these rewards: userId: too long");
+    expect(page).not.toContain("data-field");
+    expect(page).not.toContain("bob");
+  });
+
+  it("a read API that is down is a 503 page saying so, its cause told once to the operator", async () => {
+    const told: unknown[] = [];
+    const cause = new ReadApiError(
+      "unavailable",
+      "the read API at http://127.0.0.1:9 did not answer: ECONNREFUSED",
+    );
+    const response = await createSiteApp({
+      api: apiOf(() => cause),
+      onReadFailure: (e) => told.push(e),
+    }).request("/?user=ann");
+    expect(response.status).toBe(503);
+    const page = await response.text();
+    expect(page).toContain("Rewards are not available right now");
+    expect(page).not.toContain("ECONNREFUSED");
+    expect(told).toEqual([cause]);
+  });
+
+  it("any other path is a 404", async () => {
+    expect((await createSiteApp({ api: apiOf() }).request("/users/ann")).status).toBe(404);
+  });
+});
