@@ -11,6 +11,13 @@ export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFo
 export { describeError } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics } from "./embeddedMetrics";
+export {
+  EMITTED_METRICS,
+  type EmittedBy,
+  METRICS_DIMENSION,
+  METRICS_NAMESPACE,
+  type MetricService,
+} from "./emittedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
 export {
   type AchievementRecord,

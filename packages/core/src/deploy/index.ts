@@ -5,6 +5,8 @@
  * it, and the event types a producer may send. Nothing here reaches AWS.
  */
 
+// What the functions emit (EMF), for the dashboard: the emitter's own list, with no SDK client behind it.
+export { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "../aws/emittedMetrics";
 export { eventTypes } from "../domain/rules";
 export {
   boardShardsVariable,

@@ -1,0 +1,38 @@
+/** The CloudWatch namespace every function's EMF line goes to, and the one dimension it carries. */
+export const METRICS_NAMESPACE = "Rewards";
+export const METRICS_DIMENSION = "service";
+
+/**
+ * What each function emits (embeddedMetrics): its `service` (the dimension's value), its
+ * counts, and its duration's name (ms). The emitter's types take nothing else, so a function
+ * cannot emit a metric this list does not name; the dashboard (infra/dashboardSpec.ts) draws
+ * these. The worker's `capped` comes only under a daily cap.
+ */
+export const EMITTED_METRICS = {
+  worker: {
+    service: "rewards-worker",
+    counts: ["awarded", "duplicate", "capped", "parked", "failed"],
+    duration: "batchDuration",
+  },
+  announcer: {
+    service: "rewards-announcer",
+    counts: ["announced", "skipped", "failed"],
+    duration: "batchDuration",
+  },
+  history: {
+    service: "rewards-history",
+    counts: ["written", "skipped", "failed", "achieved", "boarded"],
+    duration: "batchDuration",
+  },
+  readApi: {
+    service: "rewards-read-api",
+    counts: ["requests", "4xx", "5xx"],
+    duration: "latency",
+  },
+} as const;
+
+type Emitted = (typeof EMITTED_METRICS)[keyof typeof EMITTED_METRICS];
+/** A `service` some function emits as. */
+export type MetricService = Emitted["service"];
+/** The counts and the duration's name of the function that emits as `service`. */
+export type EmittedBy<Service extends MetricService> = Extract<Emitted, { service: Service }>;
