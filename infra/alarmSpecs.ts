@@ -12,6 +12,18 @@ interface AlarmSpecBase<Name> {
   evaluationPeriods: number;
 }
 
+/** The stage's queues and functions, by their deployed names (the worker's is `functionName`). */
+export interface StageNames<Name = string> {
+  dlq: Name;
+  queue: Name;
+  functionName: Name;
+  announcerFunctionName: Name;
+  announcerFailureQueue: Name;
+  historyFunctionName: Name;
+  historyFailureQueue: Name;
+  readApiFunctionName: Name;
+}
+
 /** An alarm on a statistic (Sum, Maximum), or on a percentile (extendedStatistic `p99`). */
 export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
   ({ statistic: "Sum" | "Maximum" } | { extendedStatistic: `p${number}` });
@@ -26,16 +38,7 @@ export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
  * (its failure queue: a partial batch response is never in `Errors`); the read API's 5xx
  * answers and its p99 latency.
  */
-export function alarmSpecs<Name>(names: {
-  dlq: Name;
-  queue: Name;
-  functionName: Name;
-  announcerFunctionName: Name;
-  announcerFailureQueue: Name;
-  historyFunctionName: Name;
-  historyFailureQueue: Name;
-  readApiFunctionName: Name;
-}): AlarmSpec<Name>[] {
+export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
   const {
     oldestMessageAgeSeconds,
     failedPeriods,
