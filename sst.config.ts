@@ -4,7 +4,8 @@
  * The SST app (infra/rewards.ts): the events queue and its DLQ with the worker subscribed
  * (partial batch responses); the table with TTL and its stream, with the announcer subscribed
  * through the award filter, publishing to the RewardsBus and sending given-up batches to the
- * AnnouncerFailures queue; the alarms, and the producers' access to the queue. Names and
+ * AnnouncerFailures queue; the alarms, the operator's dashboard (its console URL is the
+ * `dashboardUrl` output), and the producers' access to the queue. Names and
  * settings come from `@rewards/core/deploy` (packages/core/src/deploy/resources.ts), the definition
  * the local stack provisions from too.
  */

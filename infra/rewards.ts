@@ -11,6 +11,7 @@ import {
 import { alarmSpecs } from "./alarmSpecs";
 import { announcerPermissions } from "./announcerPermissions";
 import { consumerAccess } from "./consumerAccess";
+import { dashboardName, dashboardSpec, dashboardUrl } from "./dashboardSpec";
 import { deploySettings, stageOptions } from "./deploySettings";
 import { type FunctionName, functionEntries, sstNodejsOptions } from "./functionBuild";
 import { historyPermissions } from "./historyPermissions";
@@ -58,7 +59,7 @@ function functionSettings(
  * given-up batches to a failure queue), the history writer on the same stream writing each
  * award's history item and its week item (its given-up batches to a failure queue of its own),
  * the read API (a function URL with IAM auth, read-only on the table and the board's index,
- * invocable by the stage's reader principals), and alarms.
+ * invocable by the stage's reader principals), alarms, and the operator's dashboard.
  */
 export function createRewards() {
   const {
@@ -269,9 +270,16 @@ export function createRewards() {
     });
   }
 
+  // The operator's dashboard (docs/operations.md#the-dashboard): one per stage.
+  const region = aws.getRegionOutput().name;
+  const dashboard = new aws.cloudwatch.Dashboard("RewardsDashboard", {
+    dashboardName: dashboardName($app.name, $app.stage),
+    dashboardBody: $jsonStringify(dashboardSpec({ ...names, region })),
+  });
+
   return {
     // `rewards env` turns these (SST writes them to .sst/outputs.json) into the CLI's variables.
-    region: aws.getRegionOutput().name,
+    region,
     queueUrl: events.url,
     queueArn: events.arn,
     dlqUrl: dlq.url,
@@ -293,5 +301,7 @@ export function createRewards() {
     boardShards: settings.boardShards ?? DEFAULT_BOARD_SHARDS,
     boardWeeks: settings.boardWeeks ?? DEFAULT_BOARD_WEEKS,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
+    // The operator's dashboard in the CloudWatch console.
+    dashboardUrl: $resolve([region, dashboard.dashboardName]).apply(([at, name]) => dashboardUrl(at, name)),
   };
 }
