@@ -26,7 +26,7 @@ li.locked { background: #f3f4f6; border-color: #9ca3af; color: #404040; }
 .state { display: block; font-size: .85rem; font-weight: 600; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .3rem .4rem; border-bottom: 1px solid #d4d4d4; vertical-align: top; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
 td, .wrap { overflow-wrap: anywhere; }
 tr.reader { background: #fef9c3; font-weight: 700; }
 .revoked { text-decoration: line-through; }

@@ -1,0 +1,321 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDynamoBaseClient } from "@rewards/core/aws";
+import { startSite, userSegment } from "@rewards/example-site";
+import { createReader, type Reader } from "@rewards/reader";
+import { eventBody, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+/**
+ * The reader's page in a real Chromium over `rewards dev`: the numbers it shows are the reader
+ * library's, for a new reader, a capped one, and one with a streak and a revoked award; the
+ * keyboard path; a phone's width; a bad id and a read API that is down.
+ */
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const day = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS);
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+const NEW = "new-reader";
+// Long and unbroken: the board and the header must wrap it on a phone.
+const CAPPED = "capped-reader-with-a-long-id-that-has-to-wrap-on-a-phone-0123456789abcdef";
+const STREAK = "streak reader";
+
+const completed = (userId: string, articleSlug: string) =>
+  eventBody("article.completed", { userId, articleSlug });
+const revokedArticle = completed(STREAK, "retracted-story");
+const events = [
+  // Four articles today against a cap of 50: 20, 20, 10 (capped from 20), 0 (capped from 20).
+  ...["one", "two", "three", "four"].map((slug) => completed(CAPPED, slug)),
+  eventBody("signup.completed", { userId: STREAK }),
+  // Three days in a row, ending today; then an article paid and revoked.
+  ...[2, 1, 0].map((ago) =>
+    eventBody("streak.day", { userId: STREAK, day: isoDay(day(ago)) }, { time: day(ago).toISOString() }),
+  ),
+  eventBody("article.shared", { userId: STREAK, articleSlug: "tides", channel: "email" }),
+  revokedArticle,
+];
+
+/** Waits for `condition`; a minute is ample for a handful of events on the local stack. */
+async function until(what: string, condition: () => Promise<boolean>) {
+  if (!(await waitFor(condition, { timeoutMs: 60_000 })))
+    throw new Error(`timed out waiting for ${what}; rewards dev said: ${dev.output().stderr.slice(-2000)}`);
+}
+
+let env: Record<string, string>;
+let dev: ReturnType<typeof startCli>;
+let browser: Browser;
+let reader: Reader;
+let destroyClient: () => void;
+
+beforeAll(async () => {
+  dev = startCli(["dev", "--daily-cap", "50", "--wait", "1"], { LOG_LEVEL: "warn" });
+  const started = await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), {
+    timeoutMs: HANG_GUARD_MS,
+  });
+  if (!started) throw new Error(`rewards dev did not start: ${dev.output().stderr}`);
+  env = Object.fromEntries(
+    [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
+  );
+  expect(env.SITE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const client = createDynamoBaseClient(env);
+  destroyClient = () => client.destroy();
+  reader = createReader({ tableName: env.TABLE_NAME as string, client, dailyCap: 50 });
+  expect((await runCli(["publish", "-"], env, `${events.join("\n")}\n`)).code).toBe(0);
+  // Every award in the history before the revocation (it takes back what the history holds).
+  await until(
+    "the streak reader's six awards in the history",
+    async () => (await reader.history(STREAK)).awards.length === 6,
+  );
+  const revoke = await runCli(
+    ["revoke", "-", "--yes", "--reason", "retracted by the author"],
+    env,
+    `${revokedArticle}\n`,
+  );
+  expect(revoke.code).toBe(0);
+  await until(
+    "the capped reader's four awards and the revocation in the history",
+    async () =>
+      (await reader.history(CAPPED)).awards.length === 4 &&
+      (await reader.history(STREAK)).awards.some((award) => award.revokedAt !== undefined),
+  );
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    // No GPU, no network of its own (updates, QUIC): a CI machine has neither.
+    args: [
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+    ],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  destroyClient?.();
+  if (dev) {
+    dev.child.kill("SIGINT");
+    await dev.exited;
+  }
+});
+
+const pageUrl = (userId: string) => `${env.SITE_URL}?user=${encodeURIComponent(userId)}`;
+
+async function open(userId: string, viewport = { width: 1024, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  const response = await page.goto(pageUrl(userId));
+  expect(response?.status()).toBe(200);
+  return page;
+}
+
+const field = async (page: Page, name: string) =>
+  (await page.locator(`[data-field="${name}"]`).textContent()) ?? "";
+const numberIn = async (page: Page, name: string) => Number(await field(page, name));
+
+/** What the page shows, read off it as a reader sees it, in the library's shapes. */
+async function shownOn(page: Page) {
+  const rows = page.locator("section[aria-labelledby=awards-heading] tbody tr");
+  const boardRows = page.locator("section[aria-labelledby=board-heading] tbody tr");
+  return {
+    userId: await field(page, "user"),
+    xp: await numberIn(page, "xp"),
+    level: {
+      level: await numberIn(page, "level"),
+      xpFloor: await numberIn(page, "xp-floor"),
+      xpNext: await numberIn(page, "xp-next"),
+    },
+    today: await numberIn(page, "today-xp"),
+    streak: {
+      current: await numberIn(page, "streak-current"),
+      longest: await numberIn(page, "streak-longest"),
+    },
+    earned: await page
+      .locator('[data-earned="true"]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute("data-achievement"))),
+    awards: await rows.evaluateAll((trs) =>
+      trs.map((tr) => ({
+        id: tr.getAttribute("data-award"),
+        revoked: tr.getAttribute("data-revoked") === "true",
+        xp: Number(tr.querySelector("td.num")?.textContent?.trim().split(" ")[0]),
+      })),
+    ),
+    board: await boardRows.evaluateAll((trs) =>
+      trs.map((tr) => {
+        const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "");
+        return { rank: Number(cells[0]), userId: tr.getAttribute("data-board-user"), xp: Number(cells[2]) };
+      }),
+    ),
+  };
+}
+
+/** What the reader library answers for the same reader, in the page's terms. */
+async function libraryFor(userId: string) {
+  const [profile, history, achievements, board] = await Promise.all([
+    reader.profile(userId),
+    reader.history(userId, { limit: 10 }),
+    reader.achievements(userId),
+    reader.board({ limit: 10 }),
+  ]);
+  return {
+    profile,
+    shown: {
+      userId,
+      xp: profile.xp,
+      level: profile.level,
+      today: profile.today.xp,
+      streak: { current: profile.streak.current, longest: profile.streak.longest },
+      earned: expect.arrayContaining(achievements.achievements.map(({ id }) => id)),
+      awards: history.awards.map((award) => ({
+        id: award.id,
+        revoked: award.revokedAt !== undefined,
+        xp: award.xp,
+      })),
+      board: board.entries,
+    },
+    achievements: achievements.achievements,
+  };
+}
+
+describe("the reader's page in Chromium", () => {
+  it("a new reader: nothing earned yet, level 1, every achievement greyed with what earns it", async () => {
+    const page = await open(NEW);
+    const library = await libraryFor(NEW);
+    expect(await shownOn(page)).toEqual(library.shown);
+    expect(library.profile.xp).toBe(0);
+    expect(await page.locator('[data-earned="true"]').count()).toBe(0);
+    expect(await page.locator('[data-achievement="articles-10"]').textContent()).toBe(
+      "Not yetTen articles: Finish 10 articles.",
+    );
+    expect(await page.locator("section[aria-labelledby=awards-heading]").textContent()).toContain(
+      "No awards yet.",
+    );
+    expect(await page.locator("section[aria-labelledby=board-heading] p").first().textContent()).toBe(
+      "You have no XP this week yet.",
+    );
+    await page.close();
+  });
+
+  it("a capped reader: today at the cap, the capped awards shown with what they asked", async () => {
+    const page = await open(CAPPED);
+    const library = await libraryFor(CAPPED);
+    expect(await shownOn(page)).toEqual(library.shown);
+    expect(library.profile.today).toMatchObject({ xp: 50, cap: 50, left: 0 });
+    expect(await numberIn(page, "today-cap")).toBe(50);
+    expect(await numberIn(page, "today-left")).toBe(0);
+    expect(await page.locator("#today-meter").getAttribute("value")).toBe("50");
+    expect(await page.getByText("(capped from 20)").count()).toBe(2);
+    // Its own row on the board is marked, and its rank is said.
+    const own = page.locator('tr[aria-current="true"]');
+    expect(await own.getAttribute("data-board-user")).toBe(CAPPED);
+    expect(await numberIn(page, "week-rank")).toBe(library.profile.week.rank);
+    expect(await numberIn(page, "week-xp")).toBe(library.profile.week.xp);
+    await page.close();
+  });
+
+  it("a reader with a streak and a revoked award: the streak, the level bar, the revocation and its reason", async () => {
+    const page = await open(STREAK);
+    const library = await libraryFor(STREAK);
+    expect(await shownOn(page)).toEqual(library.shown);
+    expect(library.profile.streak).toMatchObject({ current: 3, longest: 3 });
+    expect(library.profile.xp).toBe(135); // 100 + 3 × 10 + 5; the revoked article's 20 taken back
+    const bar = page.locator("#level-bar");
+    expect([await bar.getAttribute("value"), await bar.getAttribute("max")]).toEqual([
+      String(library.profile.xp - library.profile.level.xpFloor),
+      String(library.profile.level.xpNext - library.profile.level.xpFloor),
+    ]);
+    const revoked = page.locator('tr[data-revoked="true"]');
+    expect(await revoked.count()).toBe(1);
+    expect(await revoked.locator("td").first().textContent()).toBe(
+      "Finished “retracted-story”Revoked: retracted by the author",
+    );
+    expect(await revoked.locator(".revoked").count()).toBe(2); // its words and its XP struck through
+    expect(library.achievements.map(({ id }) => id).sort()).toEqual([
+      "first-article",
+      "first-share",
+      "level-2",
+    ]);
+    // The page keeps what was earned: first-article stays, though its award was revoked.
+    expect(await page.locator('[data-achievement="first-article"]').getAttribute("data-earned")).toBe("true");
+    if (process.env.UPDATE_PICTURES === "1") {
+      const picture = fileURLToPath(new URL("../../../docs/pictures/reader-page.png", import.meta.url));
+      mkdirSync(dirname(picture), { recursive: true });
+      await page.setViewportSize({ width: 820, height: 900 });
+      await page.screenshot({ path: picture, fullPage: true });
+    }
+    await page.close();
+  });
+
+  it("works from the keyboard: Tab to the id, type it, Tab to the button, Enter", async () => {
+    const page = await browser.newPage();
+    await page.goto(env.SITE_URL as string);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("user");
+    // The field has a label a screen reader announces.
+    expect(await page.getByLabel("Reader id").count()).toBe(1);
+    await page.keyboard.type(STREAK);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Show rewards");
+    await Promise.all([page.waitForURL(/\?user=/), page.keyboard.press("Enter")]);
+    expect(await field(page, "user")).toBe(STREAK);
+    expect(await numberIn(page, "xp")).toBe((await reader.profile(STREAK)).xp);
+    await page.close();
+  });
+
+  it("fits a phone's width: nothing wider than the screen, the long id wrapped", async () => {
+    for (const width of [375, 320]) {
+      const page = await open(CAPPED, { width, height: 800 });
+      // Strings: this file is compiled without the DOM's types (the page's globals are the browser's).
+      const { scrollWidth, innerWidth } = (await page.evaluate(
+        "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })",
+      )) as { scrollWidth: number; innerWidth: number };
+      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+      expect(innerWidth).toBe(width);
+      await page.close();
+    }
+  });
+
+  it("a bad or hand-edited id shows no other reader's data", async () => {
+    const page = await browser.newPage();
+    const tooLong = await page.goto(pageUrl("u".repeat(257)));
+    expect(tooLong?.status()).toBe(400);
+    expect(await page.getByRole("alert").textContent()).toContain("We cannot show these rewards: userId:");
+    expect(await page.locator("[data-field], [data-board-user], [data-award]").count()).toBe(0);
+    // An id that would name another resource if it were a path stays one reader's id: a new one.
+    for (const edited of [`${STREAK}/awards`, "../board", ".."]) {
+      // The API judges the id: an id it takes is a reader of its own (a new one, with nothing), one it refuses is refused.
+      const api = await fetch(`${env.READER_URL}/users/${userSegment(edited)}`);
+      const response = await page.goto(pageUrl(edited));
+      // A refusal of any kind (a WHATWG URL, fetch's, reads %2E%2E as "..": the API answers 404) is the page's 400.
+      expect(response?.status()).toBe(api.status === 200 ? 200 : 400);
+      if (api.status === 200) {
+        expect(await field(page, "user")).toBe(edited);
+        expect(await numberIn(page, "xp")).toBe(0);
+        expect(await page.locator("[data-award]").count()).toBe(0);
+      } else {
+        expect(await page.locator("[data-field], [data-board-user], [data-award]").count()).toBe(0);
+      }
+    }
+    await page.close();
+  });
+
+  it("a read API that is down is a clear message, not a stack trace", async () => {
+    // Nothing listens on port 9 (discard) here: the site's every call is refused.
+    const site = await startSite({ url: "http://127.0.0.1:9", credentials: "unsigned" });
+    try {
+      const page = await browser.newPage();
+      const response = await page.goto(`${site.url}?user=${encodeURIComponent(STREAK)}`);
+      expect(response?.status()).toBe(503);
+      expect(await page.getByRole("alert").textContent()).toBe(
+        "Rewards are not available right now: the rewards service did not answer. Please try again in a minute.",
+      );
+      const text = (await page.textContent("body")) ?? "";
+      expect(text).not.toMatch(/Error|at .*\.ts|ECONNREFUSED/);
+      await page.close();
+    } finally {
+      await site.stop();
+    }
+  });
+});
