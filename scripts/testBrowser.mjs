@@ -40,5 +40,8 @@ if (!existsSync(chromium)) {
   }
 }
 process.exit(
-  run("npx", ["vitest", "run", "--config", "vitest.browser.config.ts"], { CHROMIUM_PATH: chromium, VITE_CONFIG_NATIVE_IGNORE_WARNING: "true" }),
+  run("npx", ["vitest", "run", "--config", "vitest.browser.config.ts"], {
+    CHROMIUM_PATH: chromium,
+    VITE_CONFIG_NATIVE_IGNORE_WARNING: "true",
+  }),
 );
