@@ -4,7 +4,7 @@ import {
   METRICS_DIMENSION,
   METRICS_NAMESPACE,
   type MetricService,
-} from "./emittedMetrics";
+} from "../deploy/emittedMetrics";
 
 type CountName<Service extends MetricService> = EmittedBy<Service>["counts"][number];
 

@@ -17,7 +17,7 @@ export {
   METRICS_DIMENSION,
   METRICS_NAMESPACE,
   type MetricService,
-} from "./emittedMetrics";
+} from "../deploy/emittedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
 export {
   type AchievementRecord,

@@ -6,7 +6,7 @@
  */
 
 // What the functions emit (EMF), for the dashboard: the emitter's own list, with no SDK client behind it.
-export { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "../aws/emittedMetrics";
+export { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "./emittedMetrics";
 export { eventTypes } from "../domain/rules";
 export {
   boardShardsVariable,
