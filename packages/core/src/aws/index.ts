@@ -4,13 +4,6 @@
  * and formatting, SQS batching, the logger and metrics. They build on `@rewards/core`.
  */
 
-export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
-export { type AwardDeps, type AwardOptions, type AwardOutcome, awardTogether } from "./awardTogether";
-export { classifyError, type ErrorClass, isConditionFailure } from "./classifyError";
-export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
-export { describeError } from "./describeError";
-export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
-export { embeddedMetrics } from "./embeddedMetrics";
 export {
   EMITTED_METRICS,
   type EmittedBy,
@@ -18,6 +11,13 @@ export {
   METRICS_NAMESPACE,
   type MetricService,
 } from "../deploy/emittedMetrics";
+export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
+export { type AwardDeps, type AwardOptions, type AwardOutcome, awardTogether } from "./awardTogether";
+export { classifyError, type ErrorClass, isConditionFailure } from "./classifyError";
+export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
+export { describeError } from "./describeError";
+export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
+export { embeddedMetrics } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
 export {
   type AchievementRecord,

@@ -5,8 +5,6 @@
  * it, and the event types a producer may send. Nothing here reaches AWS.
  */
 
-// What the functions emit (EMF), for the dashboard: the emitter's own list, with no SDK client behind it.
-export { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "./emittedMetrics";
 export { eventTypes } from "../domain/rules";
 export {
   boardShardsVariable,
@@ -24,6 +22,8 @@ export {
   sdkVariables,
   urlVariable,
 } from "./config";
+// What the functions emit (EMF), for the dashboard: the emitter's own list, with no SDK client behind it.
+export { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "./emittedMetrics";
 export {
   announcerEnvironment,
   DEFAULT_BOARD_SHARDS,
