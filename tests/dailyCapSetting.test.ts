@@ -1,5 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { eventBody, HANG_GUARD_MS, profileIn, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
+import {
+  eventBody,
+  exportedEnv,
+  HANG_GUARD_MS,
+  profileIn,
+  runCli,
+  stackTest,
+  startCli,
+  waitFor,
+} from "@rewards/testing";
 import { describe, expect } from "vitest";
 
 /**
@@ -67,12 +76,7 @@ describe("rewards dev: its worker runs with the cap, and its env block says it",
       expect(
         await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: HANG_GUARD_MS }),
       ).toBe(true);
-      const env = Object.fromEntries(
-        [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [
-          m[1] as string,
-          m[2] as string,
-        ]),
-      );
+      const env = exportedEnv(dev.output().stdout);
       // Pasted into another shell, the block gives `rewards user` and `dlq stats` the worker's cap.
       expect(env.REWARDS_DAILY_XP_CAP).toBe("50");
       const user = `cap-dev-${randomUUID().slice(0, 6)}`;

@@ -1,6 +1,14 @@
 import { createDynamoBaseClient } from "@rewards/core/aws";
 import { createReader } from "@rewards/reader";
-import { childrenOf, completed, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
+import {
+  childrenOf,
+  completed,
+  exportedEnv,
+  HANG_GUARD_MS,
+  runCli,
+  startCli,
+  waitFor,
+} from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 
 /** Pids of the moto launchers a process started. */
@@ -85,9 +93,7 @@ describe("rewards dev", () => {
     ).toBe(true);
     // The hint shows commands that work as printed from the repository (no global install).
     expect(dev.output().stdout).toContain("`npx rewards publish`");
-    const env = Object.fromEntries(
-      [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
-    );
+    const env = exportedEnv(dev.output().stdout);
     expect(Object.keys(env).sort()).toEqual([
       "ANNOUNCER_FAILURE_QUEUE_URL",
       "AWS_ACCESS_KEY_ID",

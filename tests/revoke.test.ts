@@ -10,7 +10,7 @@ import {
   rewardRevokedSchema,
 } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
-import { eventBody, profileIn, runCli, startCli, waitFor } from "@rewards/testing";
+import { eventBody, exportedEnv, profileIn, runCli, startCli, waitFor } from "@rewards/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -66,9 +66,7 @@ describe("rewards revoke, with rewards dev running", () => {
     expect(await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: 30_000 })).toBe(
       true,
     );
-    env = Object.fromEntries(
-      [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
-    );
+    env = exportedEnv(dev.output().stdout);
   }, 40_000);
   afterAll(async () => {
     dev.child.kill("SIGINT");

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createDynamoBaseClient } from "@rewards/core/aws";
 import { startSite, userSegment } from "@rewards/example-site";
 import { createReader, type Reader } from "@rewards/reader";
-import { eventBody, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
+import { eventBody, exportedEnv, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -56,9 +56,7 @@ beforeAll(async () => {
     timeoutMs: HANG_GUARD_MS,
   });
   if (!started) throw new Error(`rewards dev did not start: ${dev.output().stderr}`);
-  env = Object.fromEntries(
-    [...dev.output().stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
-  );
+  env = exportedEnv(dev.output().stdout);
   expect(env.SITE_URL).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   const client = createDynamoBaseClient(env);
   destroyClient = () => client.destroy();

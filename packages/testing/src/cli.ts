@@ -50,3 +50,10 @@ export function startCli(args: string[], env: Record<string, string>) {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { child, exited, output: () => ({ stdout, stderr }) };
 }
+
+/** The variables of `rewards dev`'s env block (its `export NAME=value` lines), as a shell pasting it gets them. */
+export function exportedEnv(stdout: string): Record<string, string> {
+  return Object.fromEntries(
+    [...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
+  );
+}
