@@ -34,6 +34,7 @@ export {
   type LocalAnnouncer,
   startLocalAnnouncer,
 } from "./functions/localAnnouncer";
+export { type LocalFunctionSettings, localFunctionSettings } from "./functions/localFunctionSettings";
 export { deployedHistorySettings, type LocalHistory, startLocalHistory } from "./functions/localHistory";
 export { type LocalReadApi, startLocalReadApi } from "./functions/localReadApi";
 export { type LocalWorker, type PollerSettings, startLocalWorker } from "./functions/localWorker";

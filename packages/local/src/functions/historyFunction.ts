@@ -4,6 +4,7 @@ import { type LocalFunctionOptions, startFunctionProcess } from "./functionProce
 
 /** Its config: the shell's, for the table, endpoints, region and credentials the function gets. */
 export type HistoryFunctionOptions = LocalFunctionOptions<"TABLE_NAME"> & {
+  /** REWARDS_HISTORY_DAYS; unset: the config's (the shell's), else the function's default. */
   historyDays?: number | undefined;
 };
 
@@ -18,7 +19,7 @@ export function startHistoryFunction(options: HistoryFunctionOptions): FunctionR
     deployed: historyEnvironment(
       { tableName: config.TABLE_NAME },
       {
-        historyDays: options.historyDays,
+        historyDays: options.historyDays ?? config.REWARDS_HISTORY_DAYS,
         boardShards: config.REWARDS_BOARD_SHARDS,
         boardWeeks: config.REWARDS_BOARD_WEEKS,
         logLevel: config.LOG_LEVEL,

@@ -17,7 +17,7 @@ export interface LocalHistoryOptions {
   config: ToolConfig<"TABLE_NAME">;
   code: FunctionCode;
   settings: StreamMappingSettings;
-  /** REWARDS_HISTORY_DAYS for the function; unset: the default (400). */
+  /** REWARDS_HISTORY_DAYS for the function; unset: the config's, else the default (400). */
   historyDays?: number | undefined;
   /** Given-up batches go here; unset: discarded, as on Lambda without a destination. */
   failureQueueUrl?: string | undefined;
