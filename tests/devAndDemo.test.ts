@@ -117,11 +117,24 @@ describe("rewards dev", () => {
       "DLQ_URL",
       "GRANTS_QUEUE_URL",
       "HISTORY_FAILURE_QUEUE_URL",
+      "LOG_LEVEL",
       "QUEUE_URL",
       "READER_URL",
+      "REWARDS_BOARD_SHARDS",
+      "REWARDS_BOARD_WEEKS",
+      "REWARDS_CONCURRENCY",
+      "REWARDS_HISTORY_DAYS",
       "SITE_URL",
       "TABLE_NAME",
     ]);
+    // The stage settings the functions run with, defaults included (tests/devSettings.test.ts sets each).
+    expect(env).toMatchObject({
+      LOG_LEVEL: "warn",
+      REWARDS_BOARD_SHARDS: "32",
+      REWARDS_BOARD_WEEKS: "8",
+      REWARDS_CONCURRENCY: "100",
+      REWARDS_HISTORY_DAYS: "400",
+    });
     expect((await runCli(["publish", "-"], env, `${completed("dev-user", "a")}\n`)).code).toBe(0);
     // The profile paid, and the history's writer that dev runs has recorded the award: polled in
     // process (a `rewards user` per poll is half a CPU-second), then shown by the command.

@@ -472,7 +472,16 @@ describe("producers and operators at the command line", () => {
     );
     expect(await waitFor(() => dev.output().stdout.includes("\n"), { timeoutMs: 20_000 })).toBe(true);
     const env = JSON.parse(dev.output().stdout.trim()) as Record<string, string>;
-    expect(env).toMatchObject({ AWS_REGION: "us-east-1", AWS_DEFAULT_REGION: "us-east-1" });
+    // The stage settings too, defaults included: a script that exports them reads what the functions write.
+    expect(env).toMatchObject({
+      AWS_REGION: "us-east-1",
+      AWS_DEFAULT_REGION: "us-east-1",
+      REWARDS_BOARD_SHARDS: "32",
+      REWARDS_BOARD_WEEKS: "8",
+      REWARDS_CONCURRENCY: "100",
+      REWARDS_HISTORY_DAYS: "400",
+      LOG_LEVEL: "warn",
+    });
     await runCli(["publish", "-"], env, `${completed("dev-json", "a")}\n`);
     expect(await queueCounts(sqsOf(env), env.QUEUE_URL as string)).toEqual({
       visible: 1,

@@ -39,12 +39,12 @@ export default defineCommand<DevOptions>()({
       .option("--no-site", "do not serve the example reader's page (no SITE_URL)")
       .option("--json", "print the environment as one JSON object (on one line), for scripts"),
   async run({ options, config: shell, io }) {
-    const { LOG_LEVEL, REWARDS_CONCURRENCY, REWARDS_DAILY_XP_CAP } = shell;
     // The worker's cap (--daily-cap, else the shell's), printed with the env for the other shell's commands.
-    const capEnv = dailyCapEnv(options.dailyCap, REWARDS_DAILY_XP_CAP);
+    const capEnv = dailyCapEnv(options.dailyCap, shell.REWARDS_DAILY_XP_CAP);
     const {
       deployedAnnouncerSettings,
       deployedHistorySettings,
+      localFunctionSettings,
       startLocalAnnouncer,
       startLocalHistory,
       startLocalReadApi,
@@ -52,13 +52,17 @@ export default defineCommand<DevOptions>()({
       startLocalStack,
       startLocalWorker,
     } = await import("@rewards/local");
-    const logger = io.logger("rewards-dev", LOG_LEVEL ?? "info");
+    // The other stage settings, from the shell, defaults filled in (a bad one stops here, named):
+    // every function gets them, and the env block prints them, so that a shell exporting it
+    // reads what the functions write (`rewards board` as many shards as the writer fills).
+    const settingsEnv = localFunctionSettings(shell);
+    const logger = io.logger("rewards-dev", shell.LOG_LEVEL ?? "info");
     const stack = await startLocalStack(
       options.visibilityTimeout ? { visibilityTimeoutSeconds: options.visibilityTimeout } : {},
     );
     try {
       const config = toolConfigFrom(
-        { ...stack.env, LOG_LEVEL, REWARDS_CONCURRENCY, ...capEnv },
+        { ...stack.env, ...settingsEnv, ...capEnv },
         "QUEUE_URL",
         "TABLE_NAME",
         "BUS_NAME",
@@ -114,6 +118,7 @@ export default defineCommand<DevOptions>()({
       const stopped = io.untilSignal(() => logger.info("stopping"));
       const printed = {
         ...stack.env,
+        ...settingsEnv,
         ...capEnv,
         ...(readApi ? { READER_URL: readApi.url } : {}),
         ...(site ? { SITE_URL: site.url } : {}),
