@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { SendMessageCommand } from "@aws-sdk/client-sqs";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { isAnnouncerCandidate } from "@rewards/announcer";
-import { createSqsClient } from "@rewards/core/aws";
+import { achievementId, achievementKey, grantId } from "@rewards/core";
+import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import { queueCounts } from "@rewards/ops";
 import { completed, drain, runCli, stackTest, waitFor } from "@rewards/testing";
@@ -69,8 +71,11 @@ describe("operating the announcer with the CLI", () => {
       table.env,
     );
     expect(JSON.parse(republish.stdout)).toEqual({
+      kind: "all",
       found: 2,
       revoked: 0,
+      achievements: 0,
+      events: 2,
       published: 2,
       unreadable: [],
       failed: [],
@@ -219,8 +224,11 @@ describe("replay keeps what it cannot account for; republish announces revocatio
       table.env,
     );
     expect(JSON.parse(republish.stdout)).toEqual({
+      kind: "all",
       found: 2,
       revoked: 1,
+      achievements: 0,
+      events: 3,
       published: 3,
       unreadable: [],
       failed: [],
@@ -239,6 +247,118 @@ describe("replay keeps what it cannot account for; republish announces revocatio
     expect(revoked).toMatchObject({
       data: { intentKey: granted?.data.intentKey, awardedAt: granted?.data.awardedAt, xp: 20, reason: "bug" },
     });
+  });
+});
+
+describe("grants republish re-announces achievements from their items", () => {
+  it("sends each achievement item's reward.achieved, with its id, every run; --kind, --dry-run and the window say and do exactly the same", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const env = table.env;
+    const sqs = createSqsClient(env);
+    const dynamo = createDynamoClient(env);
+    const [a, b] = [`ra-${randomUUID().slice(0, 6)}`, `rb-${randomUUID().slice(0, 6)}`];
+    // One award (a guard: its reward.granted), and three achievement items of two readers, put as
+    // the history's writer puts them. No announcer runs: the queue holds what republish sends.
+    await award(env, [completed(a, "x")]);
+    const crossing = grantId(`${a}#x#article.completed`, "2026-11-29T10:00:01.234Z");
+    const items = [
+      { userId: a, achievement: "first-article", earnedAt: "2026-11-29T10:00:01.234Z", grantId: crossing },
+      { userId: b, achievement: "first-article", earnedAt: "2026-11-30T09:00:00.000Z" },
+      { userId: b, achievement: "first-share", earnedAt: "2026-11-30T09:05:00.000Z" },
+    ];
+    for (const item of items)
+      await dynamo.send(
+        new PutCommand({
+          TableName: env.TABLE_NAME,
+          Item: { ...achievementKey(item.userId, item.achievement), ...item },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+    const ids = items.map((item) => achievementId(item.userId, item.achievement)).sort();
+    const republish = async (...args: string[]) => {
+      const since = args.includes("--since") ? [] : ["--since", "2020-01-01"];
+      const run = await runCli(["grants", "republish", ...since, ...args], env);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      return run.stdout;
+    };
+    /** What the bus delivered since the last look: [type, id] each, in id order (as `ids`: code units). */
+    const delivered = async () =>
+      (await drain(sqs, env.GRANTS_QUEUE_URL as string))
+        .map((m) => JSON.parse(m.Body ?? "").detail)
+        .map((event) => [event.type, event.id] as [string, string])
+        .sort((x, y) => (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
+    const achieved = (list: string[]) => list.map((id) => ["reward.achieved", id]);
+    const report = (fields: object) => ({
+      found: 0,
+      revoked: 0,
+      achievements: 0,
+      published: 0,
+      unreadable: [],
+      failed: [],
+      ...fields,
+    });
+
+    // The dry run counts what the run sends, and sends nothing.
+    const dry = await republish("--kind", "achievements", "--dry-run", "--json");
+    expect(JSON.parse(dry)).toEqual(report({ kind: "achievements", achievements: 3, events: 3 }));
+    expect(await delivered()).toEqual([]);
+    // Exactly the three reward.achieved, by their ids; a second run sends the same three again.
+    for (let run = 0; run < 2; run++) {
+      const json = await republish("--kind", "achievements", "--json");
+      expect(JSON.parse(json)).toEqual(
+        report({ kind: "achievements", achievements: 3, events: 3, published: 3 }),
+      );
+      expect(await delivered()).toEqual(achieved(ids));
+    }
+    // One reader's (--user), sent as the announcer sends it: the item's event, title and grantId included.
+    expect(JSON.parse(await republish("--kind", "achievements", "--user", a, "--json"))).toEqual(
+      report({ kind: "achievements", achievements: 1, events: 1, published: 1 }),
+    );
+    const messages = await drain(sqs, env.GRANTS_QUEUE_URL as string);
+    expect(messages).toHaveLength(1);
+    expect(JSON.parse(messages[0]?.Body ?? "")).toMatchObject({
+      "detail-type": "reward.achieved",
+      source: "rewards",
+      time: "2026-11-29T10:00:01Z",
+      detail: {
+        id: achievementId(a, "first-article"),
+        type: "reward.achieved",
+        time: "2026-11-29T10:00:01.234Z",
+        subject: a,
+        data: {
+          userId: a,
+          achievement: "first-article",
+          title: "First article",
+          earnedAt: "2026-11-29T10:00:01.234Z",
+          grantId: crossing,
+        },
+      },
+    });
+
+    // By default both kinds: the award's reward.granted and the three reward.achieved.
+    const all = JSON.parse(await republish("--json"));
+    expect(all).toEqual(report({ kind: "all", found: 1, achievements: 3, events: 4, published: 4 }));
+    const both = await delivered();
+    expect(both.filter(([type]) => type === "reward.achieved")).toEqual(achieved(ids));
+    expect(both.filter(([type]) => type === "reward.granted")).toHaveLength(1);
+    // --kind grants is what republish did before: awards only.
+    expect(JSON.parse(await republish("--kind", "grants", "--json"))).toEqual(
+      report({ kind: "grants", found: 1, events: 1, published: 1 }),
+    );
+    expect((await delivered()).map(([type]) => type)).toEqual(["reward.granted"]);
+
+    // The window is the achievement's earnedAt (bounds included), and --user its reader.
+    const window = ["--user", b, "--since", "2026-11-30T09:00:00Z", "--until", "2026-11-30T09:04:59Z"];
+    const words = await republish(...window, "--dry-run");
+    expect(words).toContain("achievements in the window");
+    expect(words).toMatch(/│ would publish +│ 1 │/);
+    expect(await delivered()).toEqual([]);
+    expect(JSON.parse(await republish(...window, "--json"))).toEqual(
+      report({ kind: "all", achievements: 1, events: 1, published: 1 }),
+    );
+    expect(await delivered()).toEqual(achieved([achievementId(b, "first-article")]));
   });
 });
 
