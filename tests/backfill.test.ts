@@ -6,6 +6,8 @@ import {
   dayNumberOf,
   dayOfNumber,
   eventTypes,
+  grantId,
+  guardKey,
   profileKey,
   progressKey,
 } from "@rewards/core";
@@ -87,6 +89,20 @@ describe("rewards backfill: readers paid before counts, streaks and achievements
     const cli = (...args: string[]) => runCli(["backfill", ...args], { ...env, TABLE_NAME: table.tableName });
     const dry = await cli("--user", user, "--dry-run", "--json");
     expect([dry.code, dry.stderr]).toEqual([0, ""]);
+    // One transaction: the seven days (its places 0–6), then the two articles (7, 8), at one instant.
+    const { Item: guard } = await createDynamoClient(env).send(
+      new GetCommand({
+        TableName: table.tableName,
+        Key: guardKey(`${user}#a#article.completed`),
+        ConsistentRead: true,
+      }),
+    );
+    const at = String(guard?.awardedAt);
+    const crossing = (achievement: string, intentKey: string) => ({
+      achievement,
+      earnedAt: at,
+      grantId: grantId(intentKey, at),
+    });
     expect(JSON.parse(dry.stdout)).toEqual({
       dryRun: true,
       counts: true,
@@ -95,11 +111,16 @@ describe("rewards backfill: readers paid before counts, streaks and achievements
           userId: user,
           daysKept: 7,
           daysUnkept: 0,
-          achieved: ["first-article", "streak-7", "level-2"],
+          achieved: ["streak-7", "first-article", "level-2"],
+          earned: [
+            crossing("streak-7", `${user}#${days[6]}#streak.day`),
+            crossing("first-article", `${user}#a#article.completed`),
+            crossing("level-2", `${user}#b#article.completed`),
+          ],
           counts: "set",
         },
       ],
-      totals: { readers: 1, daysKept: 7, daysUnkept: 0, achieved: 3, countsSet: 1, failed: 0 },
+      totals: { readers: 1, daysKept: 7, daysUnkept: 0, achieved: 3, countsSet: 1, waiting: 0, failed: 0 },
       // The history's writer put the week as it wrote the history: nothing to set.
       weeks: {
         dryRun: true,
@@ -128,12 +149,13 @@ describe("rewards backfill: readers paid before counts, streaks and achievements
       daysUnkept: 0,
       achieved: 0,
       countsSet: 0,
+      waiting: 0,
       failed: 0,
     });
     expect(await stored(env, table.tableName, user)).toEqual(right);
   });
 
-  it("beside live traffic: an award paid while it reads is never counted twice; a counted profile is the transactions' from then on", async ({
+  it("beside live traffic: an award paid while it reads is never counted twice; a count below the history's is raised to it, never lowered", async ({
     stack,
   }) => {
     const table = await ownTable(stack);
@@ -164,21 +186,16 @@ describe("rewards backfill: readers paid before counts, streaks and achievements
     expect(first.readers[0]?.counts).toBe("changed");
     expect((await stored(env, table.tableName, user)).counts["article.completed"]).toBe(1);
 
-    // A transaction has counted the profile: no backfill sets its counts any more (the history
-    // cannot tell which awards a transaction counted), so the counts are the transactions' own.
+    // The transaction counted its own award, and the two before it are still uncounted: the
+    // count (1) is below the truth the history shows (3), so the next run raises it, and a run
+    // after that finds it right.
     await writeHistoryOfStream(env, table.streamArn);
-    const second = await repairProgress(dynamo, {
-      tableName: table.tableName,
-      userId: user,
-      counts: true,
-      dryRun: false,
-    });
-    expect(second.readers[0]?.counts).toBe("right");
-    expect((await stored(env, table.tableName, user)).counts).toEqual({
-      "article.completed": 1,
-      "article.shared": undefined,
-      "streak.day": undefined,
-      "signup.completed": undefined,
-    });
+    const backfill = () =>
+      repairProgress(dynamo, { tableName: table.tableName, userId: user, counts: true, dryRun: false });
+    expect((await backfill()).readers[0]?.counts).toBe("set");
+    const truth = { "article.completed": 3, "article.shared": 0, "streak.day": 0, "signup.completed": 0 };
+    expect((await stored(env, table.tableName, user)).counts).toEqual(truth);
+    expect((await backfill()).readers[0]?.counts).toBe("right");
+    expect((await stored(env, table.tableName, user)).counts).toEqual(truth);
   });
 });

@@ -62,6 +62,8 @@ describe("counts per event type", () => {
       awards: 3,
       "count:article.completed": 2,
       "count:article.shared": 1,
+      // Revocations counted: a reader with one reads their timeline for achievements (docs/reading.md#when-exactly).
+      revoked: 2,
       updatedAt: expect.any(String),
     });
 

@@ -80,6 +80,7 @@ describe("the history's writer over the table's stream", () => {
         awardedAt: image.awardedAt,
         intentKey,
         expiresAt: Math.floor(Date.parse(image.awardedAt) / 1000) + 10 * 86_400,
+        counted: true,
         ...extra,
       };
     };
@@ -89,8 +90,9 @@ describe("the history's writer over the table's stream", () => {
         revokedAt: images[3]?.revokedAt,
         revokedReason: "producer bug",
       }),
-      expected("b", 1, { xp: 10, requestedXp: 20 }),
-      expected("c", 2, { xp: 0, requestedXp: 20 }),
+      // b and c were paid in one transaction: their places in it.
+      expected("b", 1, { xp: 10, requestedXp: 20, seq: 0 }),
+      expected("c", 2, { xp: 0, requestedXp: 20, seq: 1 }),
     ].sort((x, y) => (x.sk < y.sk ? -1 : 1));
     expect(images[3]?.revokedAt).toMatch(/^\d{4}-/);
     const items = await historyOf(env, table.tableName, user);

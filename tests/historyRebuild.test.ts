@@ -128,8 +128,8 @@ describe("rewards history rebuild", () => {
       progress: {
         dryRun,
         counts: false,
-        readers: [{ userId: u, daysKept: 0, daysUnkept: 0, achieved: [], counts: "right" }],
-        totals: { readers: 1, daysKept: 0, daysUnkept: 0, achieved: 0, countsSet: 0, failed: 0 },
+        readers: [{ userId: u, daysKept: 0, daysUnkept: 0, achieved: [], earned: [], counts: "right" }],
+        totals: { readers: 1, daysKept: 0, daysUnkept: 0, achieved: 0, countsSet: 0, waiting: 0, failed: 0 },
       },
       // The board's week is right (20: b's, a being revoked). A dry run leaves out a reader whose
       // history it would change: compared with the history as it stands (a's 99) it would say nothing true.
@@ -227,9 +227,10 @@ describe("rewards history rebuild", () => {
           daysKept: 0,
           daysUnkept: 0,
           achieved: [],
+          earned: [],
           counts: "right",
         })),
-        totals: { readers: 2, daysKept: 0, daysUnkept: 0, achieved: 0, countsSet: 0, failed: 0 },
+        totals: { readers: 2, daysKept: 0, daysUnkept: 0, achieved: 0, countsSet: 0, waiting: 0, failed: 0 },
       },
       // v's week counted c, which the history now holds revoked: 40 → 20, one put.
       weeks: {

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  achievementsDue,
-  achievementTitle,
-  crossedByType,
-  isAchievementId,
-} from "../src/domain/achievements";
+import { achievementsDue, achievementTitle, isAchievementId } from "../src/domain/achievements";
 
 const progress = (counts: Record<string, number>, xp = 0, longestRun = 0) => ({ counts, xp, longestRun });
 
@@ -59,14 +54,5 @@ describe("achievements", () => {
     expect(achievementTitle("first-article")).toBe("First article");
     expect(achievementTitle("streak-7")).toBe("A week in a row");
     expect(achievementTitle("level-5")).toBe("Level 5");
-  });
-
-  it("says which award can cross each", () => {
-    expect(crossedByType("articles-10", "article.completed")).toBe(true);
-    expect(crossedByType("articles-10", "article.shared")).toBe(false);
-    expect(crossedByType("first-share", "article.shared")).toBe(true);
-    expect(crossedByType("streak-7", "streak.day")).toBe(true);
-    expect(crossedByType("level-3", "signup.completed")).toBe(true);
-    expect(crossedByType("level-3", "no.such")).toBe(false);
   });
 });

@@ -54,6 +54,7 @@ describe("planAwardTransaction", () => {
                 messageId: "m-idempotent-writes",
                 awardedAt: "2026-11-29T10:00:00.000Z",
                 data: { articleSlug: "idempotent-writes" },
+                counted: true,
                 eventTime: "2026-11-28T23:59:59.999Z",
                 expiresAt: epoch + TTL,
               },
@@ -121,6 +122,17 @@ describe("planAwardTransaction", () => {
     expect(new Set(items.slice(0, 3).map((item) => item.Put?.Item?.awardedAt))).toEqual(
       new Set(["2026-11-29T10:00:00.000Z"]),
     );
+    // One instant for all: each guard says its place in the transaction (the timeline's order), and that it was counted.
+    expect(items.slice(0, 3).map((item) => [item.Put?.Item?.seq, item.Put?.Item?.counted])).toEqual([
+      [0, true],
+      [1, true],
+      [2, true],
+    ]);
+    // Alone in its transaction, a guard needs no place.
+    const alone = planAwardTransaction([award("a")], { tableName: "t", now }).input.TransactItems?.[0]?.Put
+      ?.Item;
+    expect(alone).not.toHaveProperty("seq");
+    expect(alone?.counted).toBe(true);
   });
 
   it("refuses an empty list: a transaction of nothing is a bug", () => {

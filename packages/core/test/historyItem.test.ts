@@ -59,6 +59,29 @@ describe("historyItemOf", () => {
     expect(historyItemSchema.parse(item)).toStrictEqual(item);
   });
 
+  it("carries its guard's place in its transaction and whether it was counted", () => {
+    expect(historyItemOf(guard({ seq: 3, counted: true }), { historyDays: 400 })).toMatchObject({
+      seq: 3,
+      counted: true,
+    });
+    const plain = historyItemOf(guard(), { historyDays: 400 });
+    expect(plain).not.toHaveProperty("seq");
+    expect(plain).not.toHaveProperty("counted");
+  });
+
+  it("a streak.day guard written before `data` keeps its day: its intent key holds it", () => {
+    const old = (key: string) =>
+      historyItemOf(guard({ pk: `IDEM#${key}`, type: "streak.day", data: undefined, eventTime: undefined }), {
+        historyDays: 400,
+      }).data;
+    expect(old("user123#2026-11-28#streak.day")).toStrictEqual({ day: "2026-11-28" });
+    // Escaped user ids keep their parts apart; a hashed key (too long) says nothing; nor other types.
+    expect(old("us%23er#2026-11-28#streak.day")).toStrictEqual({ day: "2026-11-28" });
+    expect(old("sha256:abc")).toStrictEqual({});
+    expect(old("user123#not-a-day#streak.day")).toStrictEqual({});
+    expect(historyItemOf(guard({ data: undefined }), { historyDays: 400 }).data).toStrictEqual({});
+  });
+
   it("historyDays 0 keeps it forever: no expiresAt (never the guard's)", () => {
     expect(historyItemOf(guard(), { historyDays: 0 })).not.toHaveProperty("expiresAt");
     expect(historyItemOf(guard(), { historyDays: 1 }).expiresAt).toBe(AWARDED_S + 86_400);

@@ -15,6 +15,7 @@ function guard(overrides: Partial<StoredGuard> = {}): StoredGuard {
     eventId: "evt-01JDX3",
     awardedAt: "2026-11-29T10:00:01.234Z",
     expiresAt: epoch + 86_400,
+    counted: true,
   });
   if (!read.ok) throw new Error(read.reason);
   return { ...read.guard, ...overrides };
@@ -54,11 +55,13 @@ describe("planRevocation", () => {
           Update: {
             TableName: "t",
             Key: { pk: "USER#user123", sk: "PROFILE" },
-            UpdateExpression: "ADD xp :minusAmount, awards :minusOne, #count :minusOne SET updatedAt = :now",
-            ExpressionAttributeNames: { "#count": "count:article.completed" },
+            UpdateExpression:
+              "ADD xp :minusAmount, awards :minusOne, #count :minusOne, #revoked :one SET updatedAt = :now",
+            ExpressionAttributeNames: { "#count": "count:article.completed", "#revoked": "revoked" },
             ExpressionAttributeValues: {
               ":minusAmount": -20,
               ":minusOne": -1,
+              ":one": 1,
               ":now": "2026-12-01T12:00:00.999Z",
             },
           },
@@ -82,6 +85,7 @@ describe("planRevocation", () => {
     expect(plan.TransactItems?.[1]?.Update?.ExpressionAttributeValues).toEqual({
       ":minusAmount": 0,
       ":minusOne": -1,
+      ":one": 1,
       ":now": "2026-12-01T12:00:00.999Z",
     });
     expect(Object.is(plan.TransactItems?.[1]?.Update?.ExpressionAttributeValues?.[":minusAmount"], 0)).toBe(
@@ -98,11 +102,35 @@ describe("planRevocation", () => {
         reason: "r",
         revocationId: "a",
       }).TransactItems?.[1]?.Update;
-      expect(profile?.ExpressionAttributeNames).toStrictEqual({ "#count": `count:${type}` });
+      expect(profile?.ExpressionAttributeNames).toStrictEqual({
+        "#count": `count:${type}`,
+        "#revoked": "revoked",
+      });
       expect(profile?.UpdateExpression).toBe(
-        "ADD xp :minusAmount, awards :minusOne, #count :minusOne SET updatedAt = :now",
+        "ADD xp :minusAmount, awards :minusOne, #count :minusOne, #revoked :one SET updatedAt = :now",
       );
       expect(profile?.ExpressionAttributeValues?.[":minusOne"]).toBe(-1);
+    }
+  });
+
+  it("leaves the count of an award its guard does not say was counted (paid before counts were kept)", () => {
+    for (const counted of [undefined, false]) {
+      const profile = planRevocation(guard({ counted }), {
+        tableName: "t",
+        now,
+        reason: "r",
+        revocationId: "a",
+      }).TransactItems?.[1]?.Update;
+      expect(profile?.UpdateExpression).toBe(
+        "ADD xp :minusAmount, awards :minusOne, #revoked :one SET updatedAt = :now",
+      );
+      expect(profile?.ExpressionAttributeNames).toStrictEqual({ "#revoked": "revoked" });
+      expect(profile?.ExpressionAttributeValues).toStrictEqual({
+        ":minusAmount": -20,
+        ":minusOne": -1,
+        ":one": 1,
+        ":now": "2026-12-01T12:00:00.999Z",
+      });
     }
   });
 

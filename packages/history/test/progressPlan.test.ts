@@ -1,6 +1,6 @@
 import { dayNumberOf, type HistoryItem } from "@rewards/core";
 import { describe, expect, it } from "vitest";
-import { creditedAward, progressPlan } from "../src/function/progressPlan";
+import { needsTimeline, progressPlan } from "../src/function/progressPlan";
 
 let n = 0;
 function item(userId: string, type: string, data: Record<string, string>, extra: Partial<HistoryItem> = {}) {
@@ -39,7 +39,8 @@ describe("what a batch changes of each reader's progress", () => {
         keep: [dayNumberOf("2026-12-01")],
         keepKeys: [{ pk: kept.pk, sk: kept.sk }],
         unkeep: [dayNumberOf("2026-12-02"), dayNumberOf("2026-12-03")],
-        awards: [{ type: "streak.day", grantId: kept.id, awardedAt: kept.awardedAt }],
+        paid: true,
+        revoked: true,
       },
     ]);
   });
@@ -60,19 +61,21 @@ describe("what a batch changes of each reader's progress", () => {
         keep: [],
         keepKeys: [],
         unkeep: [dayNumberOf("2026-12-01")],
-        awards: [expect.objectContaining({ grantId: day.id })],
+        paid: true,
+        revoked: true,
       },
       {
         userId: "v",
         keep: [],
         keepKeys: [],
         unkeep: [],
-        awards: [expect.objectContaining({ grantId: other.id })],
+        paid: true,
+        revoked: false,
       },
     ]);
   });
 
-  it("looks for achievements only after awards that stand", () => {
+  it("says whether the batch paid or revoked anything of the reader's", () => {
     const revoked = item(
       "u",
       "article.completed",
@@ -80,18 +83,40 @@ describe("what a batch changes of each reader's progress", () => {
       { revokedAt: "2026-12-05T00:00:00.000Z" },
     );
     expect(progressPlan([{ item: revoked, outcome: "written" }])).toEqual([
-      { userId: "u", keep: [], keepKeys: [], unkeep: [], awards: [] },
+      { userId: "u", keep: [], keepKeys: [], unkeep: [], paid: false, revoked: true },
     ]);
   });
 
-  it("credits an achievement to the batch's latest award that can cross it", () => {
-    const awards = [
-      { type: "article.completed", grantId: "g1", awardedAt: "2026-12-01T00:00:00.000Z" },
-      { type: "article.completed", grantId: "g2", awardedAt: "2026-12-02T00:00:00.000Z" },
-      { type: "article.shared", grantId: "g3", awardedAt: "2026-12-03T00:00:00.000Z" },
+  it("reads the timeline after a revocation, for a reader who ever had one, and otherwise only when the profile or the kept days meet an achievement not yet earned", () => {
+    const plan = { userId: "u", keep: [], unkeep: [], paid: true, revoked: false };
+    const profile = (xp: number, articles: number, revoked?: number) => ({
+      xp,
+      "count:article.completed": articles,
+      ...(revoked === undefined ? {} : { revoked }),
+    });
+    const progress = (achievements: string[], days: string[] = []) => ({
+      achievements: new Set(achievements),
+      days: new Set(days.map(dayNumberOf)),
+    });
+    expect(needsTimeline(plan, profile(20, 1), progress(["first-article"]))).toBe(false);
+    expect(needsTimeline(plan, profile(20, 1), progress([]))).toBe(true);
+    expect(needsTimeline(plan, profile(20, 1), undefined)).toBe(true);
+    expect(needsTimeline(plan, profile(100, 1), progress(["first-article"]))).toBe(true);
+    expect(needsTimeline(plan, profile(20, 1, 1), progress(["first-article"]))).toBe(true);
+    expect(needsTimeline(plan, profile(20, 1, 0), progress(["first-article"]))).toBe(false);
+    expect(needsTimeline({ ...plan, paid: false, revoked: true }, profile(0, 0), undefined)).toBe(true);
+    expect(needsTimeline({ ...plan, paid: false }, profile(20, 1), progress([]))).toBe(false);
+    const week = [
+      "2026-12-01",
+      "2026-12-02",
+      "2026-12-03",
+      "2026-12-04",
+      "2026-12-05",
+      "2026-12-06",
+      "2026-12-07",
     ];
-    expect(creditedAward("articles-10", awards)?.grantId).toBe("g2");
-    expect(creditedAward("level-2", awards)?.grantId).toBe("g3");
-    expect(creditedAward("streak-7", awards)).toBeUndefined();
+    expect(needsTimeline(plan, profile(20, 1), progress(["first-article"], week))).toBe(true);
+    expect(needsTimeline(plan, profile(20, 1), progress(["first-article", "streak-7"], week))).toBe(false);
+    expect(needsTimeline(plan, profile(20, 1), progress(["first-article"], week.slice(1)))).toBe(false);
   });
 });

@@ -10,11 +10,19 @@ type Input = Record<string, unknown> & {
 };
 
 const day = (n: number) => `2026-12-0${n}`;
-const history = (n: number, type: string, data: Item, revokedAt?: string): Item => ({
+const grant = (n: number) => `grant-${String(n).repeat(43)}`;
+const history = (n: number, type: string, data: Item, xp: number, revokedAt?: string): Item => ({
   pk: "USER#u1",
-  sk: `AWARD#2026-12-0${n}T10:00:00.000Z#grant-${n}`,
+  sk: `AWARD#2026-12-0${n}T10:00:00.000Z#${grant(n)}`,
+  id: grant(n),
   type,
   data,
+  xp,
+  eventId: `e${n}`,
+  eventTime: `2026-12-0${n}T10:00:00.000Z`,
+  earnedOn: `2026-12-0${n}`,
+  awardedAt: `2026-12-0${n}T10:00:00.000Z`,
+  intentKey: `u1#${n}#${type}`,
   ...(revokedAt ? { revokedAt } : {}),
 });
 
@@ -27,10 +35,10 @@ function fakeTable() {
   const items: Item[] = [
     { ...profileKey("u1"), userId: "u1", xp: 130, awards: 3 },
     { ...progressKey("u1"), days: new Set([dayNumberOf(day(2)), dayNumberOf(day(3))]) },
-    history(1, "streak.day", { day: day(1) }),
-    history(2, "streak.day", { day: day(2) }),
-    history(3, "streak.day", { day: day(3) }, "2026-12-04T00:00:00.000Z"),
-    history(4, "article.completed", { articleSlug: "a" }),
+    history(1, "streak.day", { day: day(1) }, 10),
+    history(2, "streak.day", { day: day(2) }, 10),
+    history(3, "streak.day", { day: day(3) }, 10, "2026-12-04T00:00:00.000Z"),
+    history(4, "article.completed", { articleSlug: "a" }, 110),
   ];
   const writes: Array<{ command: string; input: Input }> = [];
   const dynamo = {
@@ -41,6 +49,14 @@ function fakeTable() {
           return {
             Item: items.find((item) => item.pk === input.Key?.pk && item.sk === input.Key?.sk),
           };
+        case "BatchGetCommand": {
+          const keys = (input.RequestItems as Record<string, { Keys: Item[] }>).rewards?.Keys ?? [];
+          return {
+            Responses: {
+              rewards: items.filter((item) => keys.some((key) => key.pk === item.pk && key.sk === item.sk)),
+            },
+          };
+        }
         case "QueryCommand": {
           const { ":pk": pk, ":prefix": prefix } = input.ExpressionAttributeValues as Record<string, string>;
           return {
@@ -56,12 +72,11 @@ function fakeTable() {
   return { dynamo, writes };
 }
 
-const options = {
-  tableName: "rewards",
-  userId: "u1",
-  counts: true,
-  now: () => Date.parse("2026-12-10T00:00:00.000Z"),
-};
+const options = { tableName: "rewards", userId: "u1", counts: true };
+const earned = [
+  { achievement: "first-article", earnedAt: "2026-12-04T10:00:00.000Z", grantId: grant(4) },
+  { achievement: "level-2", earnedAt: "2026-12-04T10:00:00.000Z", grantId: grant(4) },
+];
 
 describe("repairProgress", () => {
   it("a dry run reports the repair and writes nothing", async () => {
@@ -75,10 +90,11 @@ describe("repairProgress", () => {
           daysKept: 1,
           daysUnkept: 1,
           achieved: ["first-article", "level-2"],
+          earned,
           counts: "set",
         },
       ],
-      totals: { readers: 1, daysKept: 1, daysUnkept: 1, achieved: 2, countsSet: 1, failed: 0 },
+      totals: { readers: 1, daysKept: 1, daysUnkept: 1, achieved: 2, countsSet: 1, waiting: 0, failed: 0 },
     });
     expect(writes).toEqual([]);
   });
@@ -87,7 +103,14 @@ describe("repairProgress", () => {
     const { dynamo, writes } = fakeTable();
     const report = await repairProgress(dynamo, { ...options, dryRun: false });
     expect(report.readers).toEqual([
-      { userId: "u1", daysKept: 1, daysUnkept: 1, achieved: ["first-article", "level-2"], counts: "set" },
+      {
+        userId: "u1",
+        daysKept: 1,
+        daysUnkept: 1,
+        achieved: ["first-article", "level-2"],
+        earned,
+        counts: "set",
+      },
     ]);
     const days = (action: string, n: number) => ({
       command: "UpdateCommand",
@@ -108,7 +131,8 @@ describe("repairProgress", () => {
           userId: "u1",
           achievement,
           title,
-          earnedAt: "2026-12-10T00:00:00.000Z",
+          earnedAt: "2026-12-04T10:00:00.000Z",
+          grantId: grant(4),
         },
         ConditionExpression: "attribute_not_exists(pk)",
       },

@@ -2,7 +2,7 @@ import type { ProgressReport } from "@rewards/ops";
 import { plural, tableText } from "../runtime/text";
 
 const COUNT_WORDS = {
-  set: "set from the history",
+  set: "raised to the history's",
   changed: "changed while read: run it again",
   incomplete: "not set: the history does not account for every award (past retention, or not written yet)",
   right: "",
@@ -12,11 +12,14 @@ const COUNT_WORDS = {
 export function describeProgress(report: ProgressReport): string {
   const would = report.dryRun ? "would be " : "";
   const rows = report.readers
-    .filter((r) => r.daysKept + r.daysUnkept + r.achieved.length > 0 || r.counts !== "right" || r.failed)
+    .filter(
+      (r) =>
+        r.daysKept + r.daysUnkept + r.achieved.length > 0 || r.counts !== "right" || r.failed || r.waiting,
+    )
     .map((r) => ({
       user: r.userId,
       "kept days": r.daysKept + r.daysUnkept > 0 ? `+${r.daysKept} −${r.daysUnkept}` : "",
-      achievements: r.achieved.join(", "),
+      achievements: r.waiting ? `waiting: ${r.waiting}` : r.achieved.join(", "),
       ...(report.counts
         ? { counts: report.dryRun && r.counts === "set" ? "would be set" : COUNT_WORDS[r.counts] }
         : {}),
@@ -29,6 +32,9 @@ export function describeProgress(report: ProgressReport): string {
     `progress of ${plural(totals.readers, "reader")}: ${plural(totals.daysKept, "day")} ${would}kept, ` +
     `${plural(totals.daysUnkept, "day")} ${would}un-kept, ${plural(totals.achieved, "achievement")} ${would}earned` +
     (report.counts ? `, counts ${would}set for ${plural(totals.countsSet, "reader")}` : "") +
+    (totals.waiting > 0
+      ? `; ${plural(totals.waiting, "reader")}' achievements waiting for their history (run history rebuild, then this again)`
+      : "") +
     (totals.failed > 0 ? `; ${plural(totals.failed, "reader")} failed` : "");
   return `${rows.length > 0 ? tableText(rows) : ""}${summary}\n`;
 }

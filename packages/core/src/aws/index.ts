@@ -27,6 +27,13 @@ export {
   type TableStreamRecord,
 } from "./guardRecord";
 export { createLogger, type Logger } from "./logger";
+export {
+  type AchievementTable,
+  historyOf,
+  type SettledAchievements,
+  settleAchievements,
+  settledByGuards,
+} from "./readerAchievements";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";

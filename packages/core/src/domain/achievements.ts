@@ -1,15 +1,13 @@
 import { levelOf } from "./levels";
 import type { EventType } from "./rules";
-import { eventTypes } from "./rules";
 
 /**
  * Achievements (docs/reading.md#achievements): each earned at most once per reader, ever, and
- * never taken back. Whether one is due is read off the reader's state — counts per type, XP,
- * the longest run of kept days — never off a delivery, so copies, replays and the order of
- * the stream cannot earn one twice or skip one. Pure.
+ * never taken back. The table below says what each reads; when one is earned is decided on the
+ * reader's timeline (achievementTimeline.ts). Pure.
  */
 
-/** What a reader has, as far as achievements are concerned. */
+/** What a reader has at one instant, as far as achievements are concerned. */
 export interface Progress {
   /** Awards per event type (a type with none may be absent). */
   counts: Readonly<Record<string, number>>;
@@ -18,50 +16,36 @@ export interface Progress {
   longestRun: number;
 }
 
+/** What an achievement reads: a count of one type reaching a number, or a run of kept days. */
+export type AchievementCondition = { count: EventType; reaches: number } | { streak: number };
+
 interface FixedAchievement {
   id: string;
   title: string;
-  /** The award type whose award can cross it (for its `grantId`). */
-  crossedBy: EventType;
-  earned(progress: Progress): boolean;
+  when: AchievementCondition;
 }
 
-const count = (progress: Progress, type: EventType) => progress.counts[type] ?? 0;
-
-const FIXED: readonly FixedAchievement[] = [
-  {
-    id: "first-article",
-    title: "First article",
-    crossedBy: "article.completed",
-    earned: (p) => count(p, "article.completed") >= 1,
-  },
-  {
-    id: "articles-10",
-    title: "Ten articles",
-    crossedBy: "article.completed",
-    earned: (p) => count(p, "article.completed") >= 10,
-  },
-  {
-    id: "articles-100",
-    title: "A hundred articles",
-    crossedBy: "article.completed",
-    earned: (p) => count(p, "article.completed") >= 100,
-  },
-  {
-    id: "first-share",
-    title: "First share",
-    crossedBy: "article.shared",
-    earned: (p) => count(p, "article.shared") >= 1,
-  },
-  { id: "streak-7", title: "A week in a row", crossedBy: "streak.day", earned: (p) => p.longestRun >= 7 },
-  { id: "streak-30", title: "A month in a row", crossedBy: "streak.day", earned: (p) => p.longestRun >= 30 },
+/** The fixed achievements, in the order they are listed; `level-<n>` follow them. */
+export const FIXED_ACHIEVEMENTS: readonly FixedAchievement[] = [
+  { id: "first-article", title: "First article", when: { count: "article.completed", reaches: 1 } },
+  { id: "articles-10", title: "Ten articles", when: { count: "article.completed", reaches: 10 } },
+  { id: "articles-100", title: "A hundred articles", when: { count: "article.completed", reaches: 100 } },
+  { id: "first-share", title: "First share", when: { count: "article.shared", reaches: 1 } },
+  { id: "streak-7", title: "A week in a row", when: { streak: 7 } },
+  { id: "streak-30", title: "A month in a row", when: { streak: 30 } },
 ];
 
 const LEVEL_ID = /^level-([1-9][0-9]*)$/;
 
-/** Every achievement `progress` has earned, fixed ones first, then `level-2` … `level-<n>`. */
+/** Whether `progress` meets `when`. */
+export function meets(when: AchievementCondition, progress: Progress): boolean {
+  if ("streak" in when) return progress.longestRun >= when.streak;
+  return (progress.counts[when.count] ?? 0) >= when.reaches;
+}
+
+/** Every achievement `progress` meets at this one instant, fixed ones first, then `level-2` … `level-<n>`. */
 export function achievementsDue(progress: Progress): string[] {
-  const fixed = FIXED.filter((achievement) => achievement.earned(progress)).map(({ id }) => id);
+  const fixed = FIXED_ACHIEVEMENTS.filter(({ when }) => meets(when, progress)).map(({ id }) => id);
   const levels: string[] = [];
   for (let level = 2; level <= levelOf(progress.xp).level; level++) levels.push(`level-${level}`);
   return [...fixed, ...levels];
@@ -70,22 +54,16 @@ export function achievementsDue(progress: Progress): string[] {
 /** Whether `id` names an achievement (a fixed one, or `level-<n>` with n ≥ 2). */
 export function isAchievementId(id: string): boolean {
   const level = LEVEL_ID.exec(id);
-  return FIXED.some((achievement) => achievement.id === id) || (level !== null && Number(level[1]) >= 2);
+  return (
+    FIXED_ACHIEVEMENTS.some((achievement) => achievement.id === id) ||
+    (level !== null && Number(level[1]) >= 2)
+  );
 }
 
 /** An achievement's title, as the docs list them. */
 export function achievementTitle(id: string): string {
-  const fixed = FIXED.find((achievement) => achievement.id === id);
+  const fixed = FIXED_ACHIEVEMENTS.find((achievement) => achievement.id === id);
   if (fixed) return fixed.title;
   const level = LEVEL_ID.exec(id);
   return level ? `Level ${level[1]}` : id;
-}
-
-/**
- * Whether an award of `type` can be the one that crossed `id`: the award's type for a count or a
- * streak; any paid award for a level (XP).
- */
-export function crossedByType(id: string, type: string): boolean {
-  const fixed = FIXED.find((achievement) => achievement.id === id);
-  return fixed ? fixed.crossedBy === type : (eventTypes as readonly string[]).includes(type);
 }

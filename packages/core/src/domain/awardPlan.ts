@@ -121,7 +121,12 @@ export function dayTotalExpiresAt(day: string): number {
   return Date.parse(`${day}T00:00:00Z`) / 1000 + DAY_SECONDS + LONGEST_CAPPED_MEMORY_SECONDS;
 }
 
-function guardItem(award: AwardRequest, paid: number, context: AwardPlanContext): Record<string, unknown> {
+function guardItem(
+  award: AwardRequest,
+  paid: number,
+  context: AwardPlanContext,
+  seq: number | undefined,
+): Record<string, unknown> {
   const guard: Record<string, unknown> = {
     ...guardKey(award.intentKey),
     userId: award.userId,
@@ -130,7 +135,10 @@ function guardItem(award: AwardRequest, paid: number, context: AwardPlanContext)
     eventId: award.eventId,
     awardedAt: context.now.toISOString(),
     data: award.data,
+    // The profile update below adds every award to its type's count.
+    counted: true,
   };
+  if (seq !== undefined) guard.seq = seq;
   if (award.eventTime !== undefined) guard.eventTime = award.eventTime;
   if (paid < award.amount) guard.requested = award.amount;
   if (award.messageId !== undefined) guard.messageId = award.messageId;
@@ -163,7 +171,8 @@ export function planAwardTransaction(
   const guards = awards.map((award, index) => ({
     Put: {
       TableName: context.tableName,
-      Item: guardItem(award, paid[index] as number, context),
+      // Awards of one transaction share one awardedAt: their place orders them on the timeline.
+      Item: guardItem(award, paid[index] as number, context, awards.length > 1 ? index : undefined),
       ConditionExpression: GUARD_CONDITION,
       ExpressionAttributeValues: { ":now": nowEpoch },
       ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,

@@ -27,6 +27,10 @@ export const historyItemSchema = z.object({
   intentKey: z.string().min(1),
   revokedAt: rfc3339.optional(),
   revokedReason: z.string().min(1).optional(),
+  /** Its guard's `counted`: whether the profile's count of its type holds it. */
+  counted: z.boolean().optional(),
+  /** Its guard's `seq`: its place in a transaction of several awards. */
+  seq: z.number().int().nonnegative().optional(),
   /** Epoch seconds: awardedAt + REWARDS_HISTORY_DAYS days; absent when kept forever. */
   [TTL_ATTRIBUTE]: z.number().int().optional(),
 });
@@ -43,7 +47,7 @@ export interface HistoryOptions {
  * (docs/history.md#exactly-once-by-construction). Pure and derived from the image alone,
  * so every copy and replay of a stream record writes the same item. A guard written
  * before the history (no eventTime, no data) gets an entry with what it has: its awardedAt
- * as the event's time, and empty data.
+ * as the event's time, and the data its intent key holds (dataOfKey).
  */
 export function historyItemOf(guard: GuardImage, options: HistoryOptions): HistoryItem {
   const intentKey = intentKeyOfGuard(guard.pk);
@@ -53,7 +57,7 @@ export function historyItemOf(guard: GuardImage, options: HistoryOptions): Histo
     ...historyItemKey(guard.userId, guard.awardedAt, id),
     id,
     type: guard.type,
-    data: guard.data ?? {},
+    data: guard.data ?? dataOfKey(guard.type, intentKey),
     xp: guard.amount,
     eventId: guard.eventId,
     eventTime,
@@ -63,6 +67,8 @@ export function historyItemOf(guard: GuardImage, options: HistoryOptions): Histo
     intentKey,
   };
   if (guard.requested !== undefined) item.requestedXp = guard.requested;
+  if (guard.counted !== undefined) item.counted = guard.counted;
+  if (guard.seq !== undefined) item.seq = guard.seq;
   if (guard.revokedAt !== undefined) item.revokedAt = guard.revokedAt;
   if (guard.revokedReason !== undefined) item.revokedReason = guard.revokedReason;
   if (options.historyDays > 0) {
@@ -70,6 +76,21 @@ export function historyItemOf(guard: GuardImage, options: HistoryOptions): Histo
       Math.floor(epochMsOfRfc3339(guard.awardedAt) / 1000) + options.historyDays * DAY_SECONDS;
   }
   return item;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The data a guard written before `data` was stored still says through its intent key: a
+ * `streak.day` key is `<userId>#<day>#streak.day` (docs/events.md#intent-keys), so its day is
+ * kept for streaks. Nothing for other types (their parts are not needed for anything derived),
+ * nor for a key hashed because it was too long.
+ */
+export function dataOfKey(type: string, intentKey: string): Record<string, string> {
+  if (type !== "streak.day") return {};
+  const parts = intentKey.split("#");
+  const day = parts.length === 3 && parts[2] === "streak.day" ? parts[1] : undefined;
+  return day !== undefined && DAY.test(day) ? { day } : {};
 }
 
 /** The history writer's one request per award (docs/history.md, "Exactly once, by construction"). */

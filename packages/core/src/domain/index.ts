@@ -6,12 +6,23 @@
  */
 
 export {
+  type AchievementCondition,
   achievementsDue,
   achievementTitle,
-  crossedByType,
+  FIXED_ACHIEVEMENTS,
   isAchievementId,
+  meets,
   type Progress,
 } from "./achievements";
+export {
+  achievementsOnTimeline,
+  type EarnedOnTimeline,
+  type TimelineAward,
+  type TimelineSource,
+  timelineAwardOf,
+  timelineEvents,
+  timelineTotals,
+} from "./achievementTimeline";
 export type { Award } from "./award";
 export {
   type AwardRequest,
@@ -61,6 +72,7 @@ export {
 export { type EventPattern, matchesAnyPattern, matchesPattern, type PatternValue } from "./eventPattern";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
 export {
+  dataOfKey,
   HISTORY_PUT_CONDITION,
   type HistoryItem,
   type HistoryOptions,
@@ -154,6 +166,7 @@ export {
   intentKeyOfGuard,
   profileKey,
   progressKey,
+  REVOKED_ATTRIBUTE,
   userOfKey,
   WEEK_SK_PREFIX,
   weekKey,

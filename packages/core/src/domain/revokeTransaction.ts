@@ -1,6 +1,6 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { StoredGuard } from "./storedGuard";
-import { countAttribute, guardKey, profileKey } from "./tableLayout";
+import { countAttribute, guardKey, profileKey, REVOKED_ATTRIBUTE } from "./tableLayout";
 
 export interface RevokeContext {
   tableName: string;
@@ -20,15 +20,23 @@ export const REVOKE_CONDITION =
   "attribute_exists(pk) AND (attribute_not_exists(expiresAt) OR expiresAt >= :nowEpoch) AND attribute_not_exists(revokedAt) AND awardedAt = :awardedAt AND amount = :amount";
 export const REVOKE_GUARD_UPDATE =
   "SET revokedAt = :now, revokedReason = :reason, revocationId = :revocationId";
-/** The award's XP, its count and its type's count (`#count`: countAttribute(type)) taken back. */
+/**
+ * The award's XP, its count and its type's count (`#count`: countAttribute(type)) taken back,
+ * and one more revocation counted (`#revoked`: REVOKED_ATTRIBUTE).
+ */
 export const UNPAY_PROFILE_UPDATE =
-  "ADD xp :minusAmount, awards :minusOne, #count :minusOne SET updatedAt = :now";
+  "ADD xp :minusAmount, awards :minusOne, #count :minusOne, #revoked :one SET updatedAt = :now";
+/** The same for an award its guard says was never counted: its type's count is left as it is. */
+export const UNPAY_UNCOUNTED_PROFILE_UPDATE =
+  "ADD xp :minusAmount, awards :minusOne, #revoked :one SET updatedAt = :now";
 
 /**
  * ONE transaction per award (docs/revoking.md#what-it-does-per-line) — the guard marked
  * (item 0, so its condition is reason 0) with the attempt's `revocationId`, then the user's
- * profile given back the award's XP, its count and its type's count. The day total
- * (docs/awards.md#the-daily-cap) is left alone: the cap counts what was paid that day. Pure.
+ * profile given back the award's XP, its count and — only when its guard says the award was
+ * counted — its type's count, so a count never goes below the truth; and the profile's
+ * revocations counted. The day total (docs/awards.md#the-daily-cap) is left alone: the cap
+ * counts what was paid that day. Pure.
  */
 export function planRevocation(guard: StoredGuard, context: RevokeContext): TransactWriteCommandInput {
   const nowIso = context.now.toISOString();
@@ -54,9 +62,24 @@ export function planRevocation(guard: StoredGuard, context: RevokeContext): Tran
         Update: {
           TableName: context.tableName,
           Key: profileKey(guard.userId),
-          UpdateExpression: UNPAY_PROFILE_UPDATE,
-          ExpressionAttributeNames: { "#count": countAttribute(guard.type) },
-          ExpressionAttributeValues: { ":minusAmount": 0 - guard.amount, ":minusOne": -1, ":now": nowIso },
+          ...(guard.counted === true
+            ? {
+                UpdateExpression: UNPAY_PROFILE_UPDATE,
+                ExpressionAttributeNames: {
+                  "#count": countAttribute(guard.type),
+                  "#revoked": REVOKED_ATTRIBUTE,
+                },
+              }
+            : {
+                UpdateExpression: UNPAY_UNCOUNTED_PROFILE_UPDATE,
+                ExpressionAttributeNames: { "#revoked": REVOKED_ATTRIBUTE },
+              }),
+          ExpressionAttributeValues: {
+            ":minusAmount": 0 - guard.amount,
+            ":minusOne": -1,
+            ":one": 1,
+            ":now": nowIso,
+          },
         },
       },
     ],

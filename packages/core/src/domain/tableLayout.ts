@@ -46,6 +46,13 @@ export function countAttribute(type: string): string {
 }
 
 /**
+ * The profile's number of revocations (docs/reading.md#when-exactly), added to by each
+ * revocation's transaction: a reader with none has counts and XP that never went down, so their
+ * history's writer reads the timeline only when the profile itself reaches something new.
+ */
+export const REVOKED_ATTRIBUTE = "revoked";
+
+/**
  * A user's progress (docs/reading.md#streaks): one item, its `days` the kept days (a number set
  * of day numbers) and its `achievements` the ids earned (a string set), so the history's writer
  * learns both, with the profile, in one read.
@@ -186,6 +193,14 @@ export const guardItemFields = {
   eventTime: rfc3339.optional(),
   /** The event's validated `data` without `userId`: absent on a guard written before the history. */
   data: z.record(z.string(), z.string()).optional(),
+  /**
+   * Whether its award was added to the profile's count of its type (docs/reading.md#counts):
+   * true on every guard written since; absent on one written before counts were kept, whose
+   * revocation then takes nothing off a count that never held it.
+   */
+  counted: z.boolean().optional(),
+  /** Its place (0, 1, …) in a transaction of several awards: the timeline's order at one instant. */
+  seq: z.number().int().nonnegative().optional(),
 } as const;
 
 /** The intent key a guard item is for, read from its partition key. */

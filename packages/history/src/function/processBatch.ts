@@ -29,6 +29,8 @@ export interface RecordFailure {
 
 export interface BatchResult {
   counts: BatchCounts;
+  /** Readers whose achievements wait for their history to hold every award their profile does (logged, not a metric). */
+  deferred: number;
   failures: RecordFailure[];
   startedAt: number;
   durationMs: number;
@@ -103,7 +105,7 @@ export async function processBatch(
     ),
   );
 
-  const achieved = await writeProgressOf(deps, outcomes, puts, limit);
+  const { achieved, deferred } = await writeProgressOf(deps, outcomes, puts, limit);
   const boarded = await writeBoardOf(deps, outcomes, puts, limit);
 
   // A failed put holds back every later record of the batch: Lambda retries from the lowest
@@ -124,7 +126,7 @@ export async function processBatch(
       failures.push({ sequenceNumber: sequenceNumberOf(record), reason });
     } else counts[outcome.kind]++;
   });
-  const result: BatchResult = { counts, failures, startedAt, durationMs: clock() - startedAt };
+  const result: BatchResult = { counts, deferred, failures, startedAt, durationMs: clock() - startedAt };
   return { ...result, response: reportBatch(deps, result) };
 }
 
@@ -138,7 +140,7 @@ async function writeProgressOf(
   outcomes: Outcome[],
   puts: ReadonlyMap<number, ReturnType<typeof historyPutOf>>,
   limit: ReturnType<typeof pLimit>,
-): Promise<number> {
+): Promise<{ achieved: number; deferred: number }> {
   const firstFailed = outcomes.findIndex((outcome) => outcome.kind === "failed");
   const settled: Array<ItemOutcome & { index: number }> = [];
   outcomes.forEach((outcome, index) => {
@@ -150,12 +152,12 @@ async function writeProgressOf(
     )
       settled.push({ index, item: put.Item, outcome: outcome.kind });
   });
-  const { achieved, failed } = await writeProgress(deps, progressPlan(settled), limit);
+  const { achieved, deferred, failed } = await writeProgress(deps, progressPlan(settled), limit);
   for (const [userId, reason] of failed) {
     const first = settled.find(({ item }) => userOfKey(item.pk) === userId);
     if (first) outcomes[first.index] = { kind: "failed", reason: `progress: ${reason}` };
   }
-  return achieved;
+  return { achieved, deferred };
 }
 
 /**
@@ -191,7 +193,7 @@ async function writeBoardOf(
 /** A `warn` line per failure, one `info` and one EMF line per batch. */
 function reportBatch(deps: HistoryDeps, result: BatchResult): DynamoDBBatchResponse {
   for (const failure of result.failures) deps.logger.warn(failure, "not written; the record will be retried");
-  deps.logger.info({ ...result.counts, durationMs: result.durationMs }, "batch");
+  deps.logger.info({ ...result.counts, deferred: result.deferred, durationMs: result.durationMs }, "batch");
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
     embeddedMetrics("rewards-history", { ...result.counts }, result.durationMs, result.startedAt),
   );

@@ -1,4 +1,13 @@
-import { crossedByType, dayNumberOf, type HistoryItem, userOfKey } from "@rewards/core";
+import {
+  achievementsDue,
+  countAttribute,
+  dayNumberOf,
+  eventTypes,
+  type HistoryItem,
+  longestRun,
+  REVOKED_ATTRIBUTE,
+  userOfKey,
+} from "@rewards/core";
 
 /** One history item the batch wrote or found revoked, and what became of it. */
 export interface ItemOutcome {
@@ -16,15 +25,17 @@ export interface UserProgress {
   keepKeys?: Array<{ pk: string; sk: string }>;
   /** Day numbers whose streak.day award is revoked: no longer kept. */
   unkeep: number[];
-  /** The awards (unrevoked, written) that may have crossed an achievement, oldest first; empty for revocations only. */
-  awards: Array<{ type: string; grantId: string; awardedAt: string }>;
+  /** Whether the batch holds an award of theirs that stands (written, unrevoked). */
+  paid: boolean;
+  /** Whether the batch holds a revocation of theirs (a revoked image, or an older one a revocation overtook). */
+  revoked: boolean;
 }
 
 /**
  * Per reader, from the batch's history items in stream order: which kept days to add and
- * remove, and which awards to look for achievements after. A day is kept exactly when its
- * streak.day item stands unrevoked: a written unrevoked image keeps it; a revoked image, or an
- * older image a revocation already overtook (`skipped`), un-keeps it. The last record of a
+ * remove, and whether the batch paid or revoked anything of theirs. A day is kept exactly when
+ * its streak.day item stands unrevoked: a written unrevoked image keeps it; a revoked image, or
+ * an older image a revocation already overtook (`skipped`), un-keeps it. The last record of a
  * day's award decides. Pure.
  */
 export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
@@ -33,7 +44,8 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
     {
       days: Map<number, boolean>;
       keys: Map<number, { pk: string; sk: string }>;
-      awards: UserProgress["awards"];
+      paid: boolean;
+      revoked: boolean;
     }
   >();
   for (const { item, outcome } of outcomes) {
@@ -41,7 +53,8 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
     const user = users.get(userId) ?? {
       days: new Map<number, boolean>(),
       keys: new Map<number, { pk: string; sk: string }>(),
-      awards: [] as UserProgress["awards"],
+      paid: false,
+      revoked: false,
     };
     users.set(userId, user);
     const standing = outcome === "written" && item.revokedAt === undefined;
@@ -49,21 +62,46 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
       user.days.set(dayNumberOf(item.data.day), standing);
       user.keys.set(dayNumberOf(item.data.day), { pk: item.pk, sk: item.sk });
     }
-    if (standing) user.awards.push({ type: item.type, grantId: item.id, awardedAt: item.awardedAt });
+    if (standing) user.paid = true;
+    else user.revoked = true;
   }
-  return [...users].map(([userId, { days, keys, awards }]) => ({
+  return [...users].map(([userId, { days, keys, paid, revoked }]) => ({
     userId,
     keep: [...days].filter(([, kept]) => kept).map(([day]) => day),
     keepKeys: [...days].filter(([, kept]) => kept).flatMap(([day]) => keys.get(day) ?? []),
     unkeep: [...days].filter(([, kept]) => !kept).map(([day]) => day),
-    awards: awards.sort((a, b) => a.awardedAt.localeCompare(b.awardedAt)),
+    paid,
+    revoked,
   }));
 }
 
-/** The award an achievement is credited to: the latest of the batch's awards that can cross it. */
-export function creditedAward(
-  achievement: string,
-  awards: UserProgress["awards"],
-): UserProgress["awards"][number] | undefined {
-  return awards.filter((award) => crossedByType(achievement, award.type)).at(-1);
+type Item = Readonly<Record<string, unknown>>;
+
+const numberOf = (value: unknown) => (typeof value === "number" ? value : 0);
+
+/**
+ * Whether the reader's timeline must be read to decide their achievements after this batch
+ * (docs/reading.md#when-exactly), from what the writer already read: their profile and their
+ * progress item. Always after a revocation, and for a reader who has ever had one (their counts,
+ * XP and days went down at some instant, so the profile now no longer bounds what they reached).
+ * Otherwise counts and XP never went down and kept days only grew: what they reached is what the
+ * profile and the kept days hold now, and the timeline is read only when that meets an achievement
+ * not yet earned — once per achievement in a reader's life, and again while the history is behind.
+ * Pure.
+ */
+export function needsTimeline(
+  plan: UserProgress,
+  profile: Item | undefined,
+  progress: Item | undefined,
+): boolean {
+  if (plan.revoked || numberOf(profile?.[REVOKED_ATTRIBUTE]) > 0) return true;
+  if (!plan.paid) return false;
+  const earned =
+    progress?.achievements instanceof Set ? (progress.achievements as Set<string>) : new Set<string>();
+  const days = progress?.days instanceof Set ? (progress.days as Set<number>) : new Set<number>();
+  return achievementsDue({
+    counts: Object.fromEntries(eventTypes.map((type) => [type, numberOf(profile?.[countAttribute(type)])])),
+    xp: numberOf(profile?.xp),
+    longestRun: longestRun([...days].map(Number)),
+  }).some((id) => !earned.has(id));
 }

@@ -1,21 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { BatchGetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import {
-  achievementKey,
-  achievementsDue,
-  achievementTitle,
-  countAttribute,
-  dayNumberOf,
-  eventTypes,
-  longestRun,
-  profileKey,
-  progressKey,
-  userOfKey,
-} from "@rewards/core";
-import { describeError, isConditionFailure } from "@rewards/core/aws";
+import { BatchGetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { dayNumberOf, profileKey, progressKey, userOfKey } from "@rewards/core";
+import { describeError, settleAchievements } from "@rewards/core/aws";
 import type pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
-import { creditedAward, type UserProgress } from "./progressPlan";
+import { needsTimeline, type UserProgress } from "./progressPlan";
 
 type Item = Record<string, unknown>;
 
@@ -23,25 +12,26 @@ type Item = Record<string, unknown>;
 export interface ProgressWritten {
   /** Achievement items put (a race lost to another writer is not counted). */
   achieved: number;
+  /** Readers whose achievements wait for their history to hold every award (settleAchievements). */
+  deferred: number;
   /** Readers whose progress failed, with why: their records are retried. */
   failed: Map<string, string>;
 }
 
-const numberOf = (value: unknown) => (typeof value === "number" ? value : 0);
 const setOf = <T>(value: unknown): Set<T> => (value instanceof Set ? (value as Set<T>) : new Set<T>());
 /** BatchGetItem's most keys a call: two items a reader, so fifty readers. */
 const KEYS_PER_READ = 100;
 /** Keys DynamoDB leaves unprocessed (throttling) are asked again this many times, then the readers fail. */
 const READ_ATTEMPTS = 4;
 
-/** `ADD` or `DELETE` day numbers in the reader's kept days; the progress item after it. */
+/** `ADD` or `DELETE` day numbers in the reader's kept days. */
 async function changeKeptDays(
   deps: HistoryDeps,
   userId: string,
   action: "ADD" | "DELETE",
   days: readonly number[],
-): Promise<Item | undefined> {
-  const answer = await deps.dynamo.send(
+): Promise<void> {
+  await deps.dynamo.send(
     new UpdateCommand({
       TableName: deps.tableName,
       Key: progressKey(userId),
@@ -49,10 +39,8 @@ async function changeKeptDays(
       UpdateExpression: `${action} #days :days`,
       ExpressionAttributeNames: { "#days": "days" },
       ExpressionAttributeValues: { ":days": new Set(days) },
-      ReturnValues: "ALL_NEW",
     }),
   );
-  return answer.Attributes;
 }
 
 /**
@@ -114,64 +102,39 @@ async function readersState(deps: HistoryDeps, userIds: readonly string[]): Prom
   return found;
 }
 
-/** One reader's new achievements, put once each, then listed on the progress item. */
-async function achieve(deps: HistoryDeps, progress: UserProgress, items: Item[], changed: Item | undefined) {
-  const { userId } = progress;
-  const profile = items.find((item) => item.sk === profileKey(userId).sk);
-  const stored = changed ?? items.find((item) => item.sk === progressKey(userId).sk);
-  const counts = Object.fromEntries(
-    eventTypes.map((type) => [type, numberOf(profile?.[countAttribute(type)])]),
-  );
+/**
+ * One reader's achievements decided on their timeline (settleAchievements), each one due put
+ * once, then every one due listed on the progress item (so the next batch's gate knows it).
+ * A history still behind the profile decides nothing now: the record it lacks brings the reader
+ * back (`deferred`).
+ */
+async function achieve(deps: HistoryDeps, userId: string, stored: Item | undefined) {
   const earned = setOf<string>(stored?.achievements);
-  const due = achievementsDue({
-    counts,
-    xp: numberOf(profile?.xp),
-    longestRun: longestRun(setOf<number>(stored?.days)),
-  }).filter((id) => !earned.has(id));
-  let achieved = 0;
-  for (const achievement of due) {
-    const award = creditedAward(achievement, progress.awards);
-    try {
-      await deps.dynamo.send(
-        new PutCommand({
-          TableName: deps.tableName,
-          Item: {
-            ...achievementKey(userId, achievement),
-            userId,
-            achievement,
-            title: achievementTitle(achievement),
-            earnedAt: award?.awardedAt ?? new Date((deps.clock ?? Date.now)()).toISOString(),
-            ...(award ? { grantId: award.grantId } : {}),
-          },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
-      achieved++;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+  const settled = await settleAchievements(deps, userId, { earned });
+  if (settled.kind === "behind") {
+    deps.logger.debug({ userId, reason: settled.reason }, "achievements wait for the history");
+    return { achieved: 0, deferred: 1 };
   }
-  if (due.length > 0)
+  if (settled.due.length > 0)
     await deps.dynamo.send(
       new UpdateCommand({
         TableName: deps.tableName,
         Key: progressKey(userId),
         UpdateExpression: "ADD achievements :earned",
-        ExpressionAttributeValues: { ":earned": new Set(due) },
+        ExpressionAttributeValues: { ":earned": new Set(settled.due.map(({ achievement }) => achievement)) },
       }),
     );
-  return achieved;
+  return { achieved: settled.put.length, deferred: 0 };
 }
 
 /**
  * The readers' progress after a batch (docs/reading.md#streaks, #achievements): each reader's
- * kept days changed (set operations: copies and replays change nothing); then, for the readers
- * the batch paid, their profiles and progress items in one read for the whole batch, and every
- * achievement a reader's state now earns and their progress item does not list is put once
- * (`attribute_not_exists`: a writer that raced us to it wins, and ours costs one write unit,
- * only then) and listed. The state is read as stored now, never from the records, so a late or
- * repeated record cannot earn anything twice. An award that crosses nothing costs its share of
- * that one read.
+ * kept days changed (set operations: copies and replays change nothing); then the profiles and
+ * progress items of the batch's readers in one read for the whole batch, and for each reader
+ * whose achievements may have moved (needsTimeline), their timeline decides them
+ * (settleAchievements: put once, `attribute_not_exists`, so a racing decider's item stands, and
+ * ours costs one write unit only then). An award that crosses nothing costs its share of that
+ * one read.
  */
 export async function writeProgress(
   deps: HistoryDeps,
@@ -179,47 +142,51 @@ export async function writeProgress(
   limit: ReturnType<typeof pLimit>,
 ): Promise<ProgressWritten> {
   const failed = new Map<string, string>();
-  const changed = new Map<string, Item | undefined>();
   await Promise.all(
     plans.map((plan) =>
       limit(async () => {
         try {
-          if (plan.keep.length > 0)
-            changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "ADD", plan.keep));
+          if (plan.keep.length > 0) await changeKeptDays(deps, plan.userId, "ADD", plan.keep);
           const overtaken = plan.keep.length > 0 ? await overtakenDays(deps, plan.keepKeys ?? []) : [];
           const unkeep = [...plan.unkeep, ...overtaken];
-          if (unkeep.length > 0)
-            changed.set(plan.userId, await changeKeptDays(deps, plan.userId, "DELETE", unkeep));
+          if (unkeep.length > 0) await changeKeptDays(deps, plan.userId, "DELETE", unkeep);
         } catch (error) {
           failed.set(plan.userId, `kept days: ${describeError(error)}`);
         }
       }),
     ),
   );
-  const paid = plans.filter((plan) => plan.awards.length > 0 && !failed.has(plan.userId));
+  const readers = plans.filter((plan) => (plan.paid || plan.revoked) && !failed.has(plan.userId));
   let states: Map<string, Item[]>;
   try {
     states = await readersState(
       deps,
-      paid.map((plan) => plan.userId),
+      readers.map((plan) => plan.userId),
     );
   } catch (error) {
-    for (const plan of paid) failed.set(plan.userId, `progress read: ${describeError(error)}`);
-    return { achieved: 0, failed };
+    for (const plan of readers) failed.set(plan.userId, `progress read: ${describeError(error)}`);
+    return { achieved: 0, deferred: 0, failed };
   }
   let achieved = 0;
+  let deferred = 0;
   await Promise.all(
-    paid.map((plan) =>
+    readers.map((plan) =>
       limit(async () => {
         const items = states.get(plan.userId);
         if (!items) return void failed.set(plan.userId, "progress read: throttled (keys left unprocessed)");
+        const profile = items.find((item) => item.sk === profileKey(plan.userId).sk);
+        // Read after this batch's kept days were changed: the gate sees them.
+        const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
+        if (!needsTimeline(plan, profile, stored)) return;
         try {
-          achieved += await achieve(deps, plan, items, changed.get(plan.userId));
+          const done = await achieve(deps, plan.userId, stored);
+          achieved += done.achieved;
+          deferred += done.deferred;
         } catch (error) {
           failed.set(plan.userId, `achievements: ${describeError(error)}`);
         }
       }),
     ),
   );
-  return { achieved, failed };
+  return { achieved, deferred, failed };
 }

@@ -20,6 +20,8 @@ export interface RebuildOptions {
   dryRun: boolean;
   /** Epoch ms, what an item's retention is judged against. Date.now by default. */
   now?: () => number;
+  /** Told of each item written (in a dry run, each that would be): what the progress repair then reads. */
+  onItem?: (item: HistoryItem) => void;
 }
 
 /** What the rebuild did (or, in a dry run, would do) to one user's history, by intent key. */
@@ -144,6 +146,7 @@ export async function rebuildHistory(
         continue;
       }
       const written = options.dryRun ? "written" : await put(dynamo, options.tableName, repair.item);
+      if (written === "written") options.onItem?.(repair.item);
       const intentKey = repair.item.intentKey;
       if (written === "skipped") user.skipped.push(intentKey);
       else if (written !== "written") user.failed.push({ intentKey, reason: written.reason });

@@ -50,11 +50,25 @@ export interface ReaderState {
 
 const numberOr = (value: unknown, fallback: number) => (typeof value === "number" ? value : fallback);
 
-/** A reader's profile, kept days, achievements and history, as the table holds them now. */
+/** `items` with `pending` in place of the items of the same key (and added where there are none). */
+export function withPending(
+  items: ReadonlyArray<Record<string, unknown>>,
+  pending: ReadonlyArray<Record<string, unknown>> = [],
+): Array<Record<string, unknown>> {
+  const keys = new Set(pending.map((item) => String(item.sk)));
+  return [...items.filter((item) => !keys.has(String(item.sk))), ...pending];
+}
+
+/**
+ * A reader's profile, kept days, achievements and history, as the table holds them now — with
+ * `pending` history items in place of the stored ones (what a dry run of `history rebuild` would
+ * write).
+ */
 export async function readerState(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   userId: string,
+  pending?: ReadonlyArray<Record<string, unknown> & { sk: string }>,
 ): Promise<ReaderState> {
   const [{ Item: profile }, { Item: streak }, achievements, history] = await Promise.all([
     dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true })),
@@ -78,6 +92,6 @@ export async function readerState(
     keptDays: days instanceof Set ? new Set([...days].map(Number)) : new Set(),
     achievements: new Set(achievements.flatMap((item) => achievementOfKey(item.sk) ?? [])),
     listed: listed instanceof Set ? new Set([...listed].map(String)) : new Set(),
-    history,
+    history: withPending(history, pending),
   };
 }

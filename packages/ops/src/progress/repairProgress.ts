@@ -1,14 +1,15 @@
-import { type DynamoDBDocumentClient, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
-  achievementKey,
-  achievementTitle,
   countAttribute,
+  dayNumberOf,
+  type EarnedOnTimeline,
   eventTypes,
+  type HistoryItem,
   profileKey,
   progressKey,
   userOfKey,
 } from "@rewards/core";
-import { describeError, isConditionFailure } from "@rewards/core/aws";
+import { describeError, isConditionFailure, settleAchievements, settledByGuards } from "@rewards/core/aws";
 import { scanTable } from "../tableScan";
 import { type ProgressRepair, progressRepairOf } from "./progressRepair";
 import { readerState } from "./readerState";
@@ -21,8 +22,8 @@ export interface RepairProgressOptions {
   counts: boolean;
   /** Read and decide, write nothing. */
   dryRun: boolean;
-  /** Epoch ms, an achievement's earnedAt. Date.now by default. */
-  now?: () => number;
+  /** By user: history items a dry run of `history rebuild` would write, read in place of the stored ones. */
+  pending?: ReadonlyMap<string, readonly HistoryItem[]>;
 }
 
 /** What was (or, in a dry run, would be) repaired of one reader. */
@@ -30,7 +31,12 @@ export interface ReaderRepair {
   userId: string;
   daysKept: number;
   daysUnkept: number;
+  /** Achievements the reader's timeline earns that the table lacked (put, or in a dry run, to be put). */
   achieved: string[];
+  /** When and by which award each of `achieved` was earned. */
+  earned: EarnedOnTimeline[];
+  /** Set when the reader's achievements wait: their history does not hold every award their profile does (the reason). */
+  waiting?: string;
   /** `set`: counts written; `changed`: the profile changed while we read it (run it again); `incomplete`: see ProgressRepair. */
   counts: "set" | "changed" | "incomplete" | "right";
   failed?: string;
@@ -46,6 +52,7 @@ export interface ProgressReport {
     daysUnkept: number;
     achieved: number;
     countsSet: number;
+    waiting: number;
     failed: number;
   };
 }
@@ -113,6 +120,52 @@ async function setCounts(
   }
 }
 
+/**
+ * The days among `keys`' streak.day history items that a revocation has overtaken since this
+ * run read them unrevoked: read again, consistently, after the ADD — the live writer's DELETE of
+ * a day revoked meanwhile may have come before it.
+ */
+async function overtakenDays(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  keys: ReadonlyArray<{ pk: string; sk: string }>,
+): Promise<number[]> {
+  const days: number[] = [];
+  for (let start = 0; start < keys.length; start += 100) {
+    let asking: Array<Record<string, unknown>> = keys.slice(start, start + 100);
+    while (asking.length > 0) {
+      const answer = await dynamo.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: asking, ConsistentRead: true } } }),
+      );
+      for (const item of answer.Responses?.[tableName] ?? []) {
+        const day = (item.data as Record<string, unknown> | undefined)?.day;
+        if (item.revokedAt !== undefined && typeof day === "string") days.push(dayNumberOf(day));
+      }
+      asking = answer.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  }
+  return days;
+}
+
+async function changeDays(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  action: "ADD" | "DELETE",
+  days: readonly number[],
+) {
+  if (days.length === 0) return;
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: progressKey(userId),
+      UpdateExpression: `${action} #days :days`,
+      ExpressionAttributeNames: { "#days": "days" },
+      ExpressionAttributeValues: { ":days": new Set(days) },
+    }),
+  );
+}
+
 async function applyRepair(
   dynamo: DynamoDBDocumentClient,
   options: RepairProgressOptions,
@@ -121,53 +174,33 @@ async function applyRepair(
   seen: Awaited<ReturnType<typeof readerState>>["profile"],
 ): Promise<ReaderRepair["counts"]> {
   const { tableName } = options;
-  for (const [action, days] of [
-    ["ADD", repair.keep],
-    ["DELETE", repair.unkeep],
-  ] as const)
-    if (days.length > 0)
-      await dynamo.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: progressKey(userId),
-          UpdateExpression: `${action} #days :days`,
-          ExpressionAttributeNames: { "#days": "days" },
-          ExpressionAttributeValues: { ":days": new Set(days) },
-        }),
-      );
+  await changeDays(dynamo, tableName, userId, "ADD", repair.keep);
+  await changeDays(dynamo, tableName, userId, "DELETE", [
+    ...repair.unkeep,
+    ...(await overtakenDays(dynamo, tableName, repair.keepKeys)),
+  ]);
   let counts: ReaderRepair["counts"] = repair.counts === "incomplete" ? "incomplete" : "right";
   if (repair.counts !== undefined && repair.counts !== "incomplete" && seen)
     counts = await setCounts(dynamo, tableName, userId, repair.counts, seen);
-  const earnedAt = new Date((options.now ?? Date.now)()).toISOString();
-  for (const achievement of repair.achieve) {
-    try {
-      await dynamo.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...achievementKey(userId, achievement),
-            userId,
-            achievement,
-            title: achievementTitle(achievement),
-            earnedAt,
-          },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-  if (repair.list.length > 0)
-    await dynamo.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: progressKey(userId),
-        UpdateExpression: "ADD achievements :earned",
-        ExpressionAttributeValues: { ":earned": new Set(repair.list) },
-      }),
-    );
   return counts;
+}
+
+/** Lists achievements on the progress item, so the writer's gate knows them. */
+async function listAchievements(
+  dynamo: DynamoDBDocumentClient,
+  tableName: string,
+  userId: string,
+  ids: string[],
+) {
+  if (ids.length === 0) return;
+  await dynamo.send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: progressKey(userId),
+      UpdateExpression: "ADD achievements :earned",
+      ExpressionAttributeValues: { ":earned": new Set(ids) },
+    }),
+  );
 }
 
 /**
@@ -185,7 +218,13 @@ export async function repairProgress(
   const ids = options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId];
   for await (const userId of ids) {
     try {
-      const state = await readerState(dynamo, options.tableName, userId);
+      const pending = options.pending?.get(userId);
+      const read = await readerState(dynamo, options.tableName, userId, pending);
+      // Revocations still on their way to the history count as revoked (their guards say so).
+      const state = {
+        ...read,
+        history: await settledByGuards({ dynamo, tableName: options.tableName }, read.history),
+      };
       const repair = progressRepairOf(state, { counts: options.counts });
       const counts = options.dryRun
         ? repair.counts === undefined
@@ -194,11 +233,24 @@ export async function repairProgress(
             ? "incomplete"
             : "set"
         : await applyRepair(dynamo, options, userId, repair, state.profile);
+      const settled = await settleAchievements({ dynamo, tableName: options.tableName }, userId, {
+        earned: state.achievements,
+        dryRun: options.dryRun,
+        pending,
+      });
+      const due = settled.kind === "settled" ? settled.due : [];
+      if (!options.dryRun)
+        await listAchievements(dynamo, options.tableName, userId, [
+          ...repair.list,
+          ...due.map(({ achievement }) => achievement).filter((id) => !state.listed.has(id)),
+        ]);
       readers.push({
         userId,
         daysKept: repair.keep.length,
         daysUnkept: repair.unkeep.length,
-        achieved: repair.achieve,
+        achieved: due.map(({ achievement }) => achievement),
+        earned: due,
+        ...(settled.kind === "behind" ? { waiting: settled.reason } : {}),
         counts,
       });
     } catch (error) {
@@ -207,6 +259,7 @@ export async function repairProgress(
         daysKept: 0,
         daysUnkept: 0,
         achieved: [],
+        earned: [],
         counts: "right",
         failed: describeError(error),
       });
@@ -224,6 +277,7 @@ export async function repairProgress(
       daysUnkept: sum((r) => r.daysUnkept),
       achieved: sum((r) => r.achieved.length),
       countsSet: sum((r) => (r.counts === "set" ? 1 : 0)),
+      waiting: sum((r) => (r.waiting ? 1 : 0)),
       failed: sum((r) => (r.failed ? 1 : 0)),
     },
   };

@@ -5,14 +5,17 @@ import {
   achievementId,
   achievementOfKey,
   achievementsDue,
+  achievementsOnTimeline,
   countAttribute,
-  dayNumberOf,
   dayOfNumber,
   eventTypes,
+  historyItemSchema,
   longestRun,
   profileKey,
   progressKey,
   type RewardAchieved,
+  type TimelineAward,
+  timelineAwardOf,
   userOfKey,
 } from "@rewards/core";
 import { scanTable } from "@rewards/ops";
@@ -38,11 +41,12 @@ export interface ProgressCheck {
 interface Reader {
   profile?: Record<string, unknown>;
   days: number[];
-  achievements: string[];
+  /** The achievement items: id → earnedAt and grantId. */
+  achievements: Map<string, { earnedAt: unknown; grantId: unknown }>;
   /** Unrevoked history items by type. */
   history: Record<string, number>;
-  /** Revoked history items: their count by type, their XP and their streak days (the state before the revocations). */
-  revoked: { counts: Record<string, number>; xp: number; days: number[] };
+  /** The reader's timeline: every history item. */
+  timeline: TimelineAward[];
 }
 
 const same = (a: readonly unknown[], b: readonly unknown[]) => JSON.stringify(a) === JSON.stringify(b);
@@ -55,9 +59,9 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
     if (!reader) {
       reader = {
         days: [],
-        achievements: [],
+        achievements: new Map(),
         history: Object.fromEntries(eventTypes.map((t) => [t, 0])),
-        revoked: { counts: {}, xp: 0, days: [] },
+        timeline: [],
       };
       all.set(userId, reader);
     }
@@ -74,15 +78,16 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
       if (sk === PROFILE) reader.profile = item;
       else if (sk === PROGRESS)
         reader.days = item.days instanceof Set ? [...item.days].map(Number).sort((a, b) => a - b) : [];
-      else if (sk.startsWith(ACHIEVEMENT_SK_PREFIX)) reader.achievements.push(achievementOfKey(sk) ?? sk);
-      else if (sk.startsWith(AWARD_SK_PREFIX) && item.revokedAt === undefined)
-        reader.history[String(item.type)] = (reader.history[String(item.type)] ?? 0) + 1;
+      else if (sk.startsWith(ACHIEVEMENT_SK_PREFIX))
+        reader.achievements.set(achievementOfKey(sk) ?? sk, {
+          earnedAt: item.earnedAt,
+          grantId: item.grantId,
+        });
       else if (sk.startsWith(AWARD_SK_PREFIX)) {
-        const { revoked } = reader;
-        revoked.counts[String(item.type)] = (revoked.counts[String(item.type)] ?? 0) + 1;
-        revoked.xp += typeof item.xp === "number" ? item.xp : 0;
-        const day = (item.data as Record<string, unknown> | undefined)?.day;
-        if (item.type === "streak.day" && typeof day === "string") revoked.days.push(dayNumberOf(day));
+        const parsed = historyItemSchema.safeParse(item);
+        if (parsed.success) reader.timeline.push(timelineAwardOf(parsed.data));
+        if (item.revokedAt === undefined)
+          reader.history[String(item.type)] = (reader.history[String(item.type)] ?? 0) + 1;
       }
     }
   }
@@ -92,11 +97,11 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
 /**
  * Every reader's progress, exactly (docs/reading.md), from one paged scan: the kept days are
  * the days the scenario paid streak.day for; the profile's counts are its history's items by
- * type (unrevoked); the achievements on the table are exactly those the reader's state earns,
- * each once; and each was heard on the bus under its one id, and nothing else was. A revoked
- * award may leave an achievement it crossed held (sticky, docs/reading.md#achievements): one
- * the state no longer earns is right only if the state before the revocations (the revoked
- * history items given back) earns it. Without revocations, exactly those earned.
+ * type (unrevoked); the achievements on the table are exactly those the reader's timeline earns
+ * (docs/reading.md#when-exactly), each once, at the instant and credited to the award the
+ * timeline says; and each was heard on the bus under its one id, and nothing else was. An
+ * achievement the reader's state no longer meets (a revocation after it was earned) is counted
+ * `sticky`.
  */
 export async function checkProgress(
   dynamo: DynamoDBDocumentClient,
@@ -111,15 +116,15 @@ export async function checkProgress(
   let sticky = 0;
   const onTable = new Set<string>();
   for (const userId of new Set([...all.keys(), ...Object.keys(expectedKeptDays)])) {
-    const reader = all.get(userId) ?? {
+    const reader: Reader = all.get(userId) ?? {
       days: [],
-      achievements: [],
+      achievements: new Map(),
       history: {},
-      revoked: { counts: {}, xp: 0, days: [] },
+      timeline: [],
     };
     const days = reader.days.map(dayOfNumber);
     keptDays += days.length;
-    achievements += reader.achievements.length;
+    achievements += reader.achievements.size;
     const expected = expectedKeptDays[userId] ?? [];
     if (!same(days, expected))
       mismatched.push(`${userId}: kept days ${days.join(",")}, sent ${expected.join(",")}`);
@@ -133,25 +138,22 @@ export async function checkProgress(
       if (counts[type] !== (reader.history[type] ?? 0))
         mismatched.push(`${userId}: ${type} counted ${counts[type]}, history ${reader.history[type] ?? 0}`);
     const xp = typeof reader.profile?.xp === "number" ? reader.profile.xp : 0;
-    const due = achievementsDue({ counts, xp, longestRun: longestRun(reader.days) }).sort();
-    const held = [...reader.achievements].sort();
-    // Before the revocations: the most the reader's state ever earned.
-    const { revoked } = reader;
-    const before = new Set(
-      achievementsDue({
-        counts: Object.fromEntries(
-          eventTypes.map((type) => [type, (counts[type] ?? 0) + (revoked.counts[type] ?? 0)]),
-        ),
-        xp: xp + revoked.xp,
-        longestRun: longestRun(new Set([...reader.days, ...revoked.days])),
-      }),
-    );
-    const kept = held.filter((achievement) => !due.includes(achievement));
-    if (due.some((achievement) => !held.includes(achievement)) || kept.some((a) => !before.has(a)))
+    const now = new Set(achievementsDue({ counts, xp, longestRun: longestRun(reader.days) }));
+    const earned = achievementsOnTimeline(reader.timeline);
+    const held = [...reader.achievements.keys()].sort();
+    const wrong = earned.filter(({ achievement, earnedAt, grantId }) => {
+      const item = reader.achievements.get(achievement);
+      return item?.earnedAt !== earnedAt || item?.grantId !== grantId;
+    });
+    if (wrong.length > 0 || held.length !== earned.length)
       mismatched.push(
-        `${userId}: achievements ${held.join(",")}, earned ${due.join(",")}${kept.length > 0 ? ` (before revocations ${[...before].sort().join(",")})` : ""}`,
+        `${userId}: achievements ${held.join(",")}, the timeline earns ${earned
+          .map(({ achievement, earnedAt, grantId }) => `${achievement}@${earnedAt}/${grantId ?? "-"}`)
+          .join(
+            ",",
+          )}${wrong.length > 0 ? ` (held otherwise: ${wrong.map(({ achievement }) => achievement).join(",")})` : ""}`,
       );
-    else sticky += kept.length;
+    else sticky += held.filter((achievement) => !now.has(achievement)).length;
     for (const achievement of held) onTable.add(achievementId(userId, achievement));
   }
   const ids = new Set(heard.map((event) => event.id));

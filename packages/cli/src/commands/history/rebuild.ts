@@ -1,3 +1,4 @@
+import { type HistoryItem, userOfKey } from "@rewards/core";
 import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS } from "@rewards/core/deploy";
 import { type ScopeOptions, scopeOf } from "../../options/userScope";
 import { defineCommand } from "../../runtime/defineCommand";
@@ -30,11 +31,21 @@ export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }
     });
     const { dynamo } = clientsFor(config);
     const dryRun = options.dryRun === true;
+    // A dry run's progress repair reads the history as the rebuild would leave it.
+    const pending = new Map<string, HistoryItem[]>();
     const history = await rebuildHistory(dynamo, {
       tableName: config.TABLE_NAME,
       historyDays,
       userId,
       dryRun,
+      ...(dryRun
+        ? {
+            onItem: (item: HistoryItem) => {
+              const userId = userOfKey(item.pk) ?? "";
+              pending.set(userId, [...(pending.get(userId) ?? []), item]);
+            },
+          }
+        : {}),
     });
     // Then what the stream derives from the history: kept days and achievements (never counts or XP).
     const progress = await repairProgress(dynamo, {
@@ -42,6 +53,7 @@ export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }
       userId,
       counts: false,
       dryRun,
+      pending,
     });
     // And the board's weeks, from the history (docs/board.md#repair).
     const weeks = await repairWeeks(dynamo, {

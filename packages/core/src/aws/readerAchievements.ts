@@ -1,0 +1,191 @@
+import {
+  BatchGetCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+} from "@aws-sdk/lib-dynamodb";
+import {
+  AWARD_SK_PREFIX,
+  achievementKey,
+  achievementsOnTimeline,
+  achievementTitle,
+  describeIssues,
+  type EarnedOnTimeline,
+  guardKey,
+  type HistoryItem,
+  historyItemSchema,
+  profileKey,
+  timelineAwardOf,
+  timelineTotals,
+  toIssues,
+} from "../domain";
+import { classifyError, isConditionFailure } from "./classifyError";
+import { retryRemainder } from "./sqsBatch";
+
+/**
+ * A reader's achievements decided on their timeline (docs/reading.md#when-exactly), for every
+ * decider alike: the history's writer after a batch, `rewards history rebuild` and `rewards
+ * backfill`. The timeline is the reader's history, settled by their guards; the decision is
+ * core's `achievementsOnTimeline`.
+ */
+export interface AchievementTable {
+  dynamo: Pick<DynamoDBDocumentClient, "send">;
+  tableName: string;
+}
+
+export type SettledAchievements =
+  /** `due`: every achievement the timeline earns that `earned` lacks; `put`: those this call wrote (a racing decider may have written the rest). */
+  | { kind: "settled"; due: EarnedOnTimeline[]; put: EarnedOnTimeline[] }
+  /**
+   * The history does not yet account for every award the profile holds (a record still on its
+   * way through another stream shard, a given-up batch, awards past the history's retention):
+   * nothing is decided, so nothing is earned from a timeline with a hole in it.
+   */
+  | { kind: "behind"; reason: string; due: EarnedOnTimeline[] };
+
+/** BatchGetItem's most keys a call. */
+const KEYS_PER_READ = 100;
+
+/** Every history item of `userId`, read consistently, all pages. An item that is not a history item throws. */
+export async function historyOf(table: AchievementTable, userId: string) {
+  const items = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await table.dynamo.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": AWARD_SK_PREFIX },
+        ConsistentRead: true,
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      const parsed = historyItemSchema.safeParse(item);
+      if (!parsed.success)
+        throw new Error(
+          `history item ${String(item.sk)} is unreadable: ${describeIssues(toIssues(parsed.error.issues))}`,
+        );
+      items.push(parsed.data);
+    }
+    start = page.LastEvaluatedKey;
+  } while (start !== undefined);
+  return items;
+}
+
+/** The guards (consistently) of `intentKeys`: what each says now. Missing ones (expired, deleted) are absent. */
+async function guardsOf(
+  table: AchievementTable,
+  intentKeys: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const guards = new Map<string, Record<string, unknown>>();
+  for (let start = 0; start < intentKeys.length; start += KEYS_PER_READ) {
+    const { remainder, error } = await retryRemainder(
+      intentKeys.slice(start, start + KEYS_PER_READ).map(guardKey),
+      async (pending) => {
+        const { Responses, UnprocessedKeys } = await table.dynamo.send(
+          new BatchGetCommand({
+            RequestItems: { [table.tableName]: { Keys: pending, ConsistentRead: true } },
+          }),
+        );
+        for (const guard of Responses?.[table.tableName] ?? []) guards.set(String(guard.pk), guard);
+        return (UnprocessedKeys?.[table.tableName]?.Keys ?? []) as Array<{ pk: string; sk: string }>;
+      },
+      { shouldRetry: (cause) => classifyError(cause) === "transient" },
+    );
+    if (remainder.length > 0)
+      throw error instanceof Error && error.name !== "Remainder"
+        ? error
+        : new Error(`${remainder.length} guards could not be read (DynamoDB left them unprocessed)`);
+  }
+  return guards;
+}
+
+/**
+ * The history as the guards say it is now: every standing item whose guard (read consistently)
+ * shows the same award revoked, revoked from the guard's instant. A revocation commits on the
+ * guard first and reaches the history only when its stream record is written, possibly after a
+ * later award's (another shard). A guard that is gone (expired) can no longer be revoked; a later
+ * award of the intent (after its guard expired) is another award.
+ */
+export async function settledByGuards<
+  T extends { intentKey?: unknown; awardedAt?: unknown; revokedAt?: unknown },
+>(table: AchievementTable, items: readonly T[]): Promise<T[]> {
+  const standing = items.filter(
+    (item) => item.revokedAt === undefined && typeof item.intentKey === "string",
+  ) as Array<T & { intentKey: string }>;
+  const guards = await guardsOf(
+    table,
+    standing.map((item) => item.intentKey),
+  );
+  return items.map((item) => {
+    if (item.revokedAt !== undefined || typeof item.intentKey !== "string") return item;
+    const guard = guards.get(guardKey(item.intentKey).pk);
+    const revokedAt = guard?.awardedAt === item.awardedAt ? guard?.revokedAt : undefined;
+    return typeof revokedAt === "string" ? { ...item, revokedAt } : item;
+  });
+}
+
+/**
+ * Decides `userId`'s achievements on their timeline and puts each one due (`attribute_not_exists`:
+ * a decider that raced us to it wrote the same item). Reads the history; only when the timeline
+ * earns something `earned` lacks, the standing awards' guards (settledByGuards) and then the
+ * profile, whose `awards` and `xp` the settled history must equal — read after the history, so
+ * every award in the history is in it, and an award still missing from the history shows as a
+ * difference. `dryRun` decides and writes nothing; with `pending`, on the history as those items
+ * would leave it.
+ */
+export async function settleAchievements(
+  table: AchievementTable,
+  userId: string,
+  options: { earned: ReadonlySet<string>; dryRun?: boolean; pending?: readonly HistoryItem[] | undefined },
+): Promise<SettledAchievements> {
+  const stored = await historyOf(table, userId);
+  // What a dry run of `history rebuild` would write, in place of what is stored.
+  const replaced = new Set(options.pending?.map((item) => item.sk));
+  const items = [...stored.filter((item) => !replaced.has(item.sk)), ...(options.pending ?? [])];
+  const dueOn = (history: typeof items) =>
+    achievementsOnTimeline(history.map(timelineAwardOf)).filter(
+      ({ achievement }) => !options.earned.has(achievement),
+    );
+  if (dueOn(items).length === 0) return { kind: "settled", due: [], put: [] };
+  const settled = await settledByGuards(table, items);
+  const due = dueOn(settled);
+  if (due.length === 0) return { kind: "settled", due: [], put: [] };
+  const { Item: profile } = await table.dynamo.send(
+    new GetCommand({ TableName: table.tableName, Key: profileKey(userId), ConsistentRead: true }),
+  );
+  const history = timelineTotals(settled.map(timelineAwardOf));
+  const held = { awards: Number(profile?.awards ?? 0), xp: Number(profile?.xp ?? 0) };
+  if (history.awards !== held.awards || history.xp !== held.xp)
+    return {
+      kind: "behind",
+      reason: `the history holds ${history.awards} standing awards and ${history.xp} XP, the profile ${held.awards} and ${held.xp}`,
+      due,
+    };
+  if (options.dryRun) return { kind: "settled", due, put: [] };
+  const put: EarnedOnTimeline[] = [];
+  for (const earned of due) {
+    try {
+      await table.dynamo.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item: {
+            ...achievementKey(userId, earned.achievement),
+            userId,
+            achievement: earned.achievement,
+            title: achievementTitle(earned.achievement),
+            earnedAt: earned.earnedAt,
+            ...(earned.grantId === undefined ? {} : { grantId: earned.grantId }),
+          },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      put.push(earned);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return { kind: "settled", due, put };
+}
