@@ -7,6 +7,11 @@
 //   3. the CLI's bundle (packages/cli/dist) missing or older than a file it was built from
 //      -> scripts/buildCli.ts, so the `rewards` after it runs plain JavaScript, not tsx.
 // Its checks are exported for tests/bootstrap.test.ts; run as a script, it does all three.
+//
+// Which Node runs it: npm puts node_modules/.bin first in a script's PATH, and the `node` dev
+// dependency puts Node 22 there. On a fresh clone there is no node_modules yet, so this script
+// alone runs on the machine's Node (>= 20 is enough: it only spawns npm, Python and tsx); the
+// tsx it spawns, and every script and `npx` command after the install, run on Node 22.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -33,7 +38,7 @@ function say(message) {
 }
 
 const [major] = process.versions.node.split(".").map(Number);
-if (major < 20) fail(`Node.js >= 20 is required, this is ${process.version}`);
+if (major < 20) fail(`Node.js >= 20 is required to install, this is ${process.version}`);
 
 function manifestsHash() {
   const hash = createHash("sha256");
@@ -53,6 +58,23 @@ function ensureNodeModules() {
   const result = spawnSync(npm, [command, "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) fail(`npm ${command} failed (exit ${result.status}); see the output above`);
   writeFileSync(STAMP, wanted);
+}
+
+/**
+ * The Node the project runs on: node_modules/.bin/node, the `node` dev dependency (its install
+ * script fetches the binary). Without it (install scripts ignored, say) npm's scripts fall back to
+ * the machine's Node: said, not fatal.
+ */
+function checkProjectNode() {
+  const probe = spawnSync(join(root, "node_modules", ".bin", "node"), ["-p", "process.versions.node"], {
+    encoding: "utf8",
+  });
+  const version = probe.status === 0 ? probe.stdout.trim() : "";
+  if (Number(version.split(".")[0]) >= 22) return;
+  say(
+    `node_modules/.bin/node is ${version ? `Node ${version}` : "missing"}, not Node >= 22: npm's scripts run on ` +
+      `${process.version}. Its install script did not run: run npm ci with install scripts allowed (not --ignore-scripts).`,
+  );
 }
 
 const MOTO_PROBE = [
@@ -123,6 +145,7 @@ export function ensureCliBundle(rootDir = root) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   ensureNodeModules();
+  checkProjectNode();
   ensureMoto();
   ensureCliBundle();
 }
