@@ -31,7 +31,7 @@ const UNIT = [
 ];
 const INTEGRATION = ["packages/local/test/**/*.test.ts", "tests/**/*.test.ts"];
 
-export const env = { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", LOG_LEVEL: "silent" };
+export const env = { LOG_LEVEL: "silent" };
 /** @rewards/testing's HANG_GUARD_MS (packages/testing/src/hangGuard.ts); Vite's config loader cannot import it. */
 export const HANG_GUARD_MS = 10 * 60_000;
 

@@ -97,7 +97,6 @@ try {
     ...stack.env,
     PATH: process.env.PATH ?? "",
     LOG_LEVEL: "silent",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   };
   const samples: Record<string, Sample[]> = {
     "bare node": [],

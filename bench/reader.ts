@@ -212,7 +212,6 @@ process.stdout.write(JSON.stringify({ initMs, firstRequestMs: performance.now() 
           env: {
             PATH: process.env.PATH ?? "",
             ...env,
-            AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
           },
           stdio: ["ignore", "pipe", "inherit"],
         },

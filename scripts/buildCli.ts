@@ -47,7 +47,7 @@ export async function buildCli(): Promise<{ outdir: string; bytes: number }> {
     splitting: true,
     format: "esm",
     platform: "node",
-    target: "node20",
+    target: "node22",
     mainFields: ["module", "main"],
     minify: true,
     keepNames: true,

@@ -47,7 +47,6 @@ function functionEnv(env: Record<string, string>, overrides: Record<string, stri
     LOG_LEVEL: "silent",
     AWS_ENDPOINT_URL_SQS: env.AWS_ENDPOINT_URL_SQS,
     AWS_ENDPOINT_URL_DYNAMODB: env.AWS_ENDPOINT_URL_DYNAMODB,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     ...overrides,
   };
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) as Record<string, string>;

@@ -20,7 +20,7 @@ const tsx = join(root, "node_modules/.bin/tsx");
 async function bench(args: string[], env: Record<string, string> = {}) {
   const { stdout } = await promisify(execFile)(tsx, args, {
     cwd: root,
-    env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+    env: { ...process.env, ...env },
     maxBuffer: 10 * 1024 * 1024,
   });
   return stdout;

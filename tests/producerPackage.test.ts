@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL("../", import.meta.url));
 
 /** `npm run pack:producer`: what another repository installs, built once for these tests. */
 beforeAll(async () => {
-  await exec("node", ["scripts/packLibrary.mjs", "producer"], { cwd: root });
+  await exec(process.execPath, ["scripts/packLibrary.mjs", "producer"], { cwd: root });
 }, HANG_GUARD_MS);
 
 describe("the producer as a package for other repositories (npm run pack:producer)", () => {

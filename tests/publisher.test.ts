@@ -141,7 +141,6 @@ describe("createPublisher against the local stack", () => {
           AWS_ENDPOINT_URL_SQS: stack.env.AWS_ENDPOINT_URL_SQS,
           AWS_ACCESS_KEY_ID: "test",
           AWS_SECRET_ACCESS_KEY: "test",
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
           ...hostEnv,
         },
       },

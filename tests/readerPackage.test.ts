@@ -17,7 +17,7 @@ const site = `${root}dist/reader-site`;
 
 /** `npm run pack:reader`, then the tarball unpacked where a site's `npm install` puts it. */
 beforeAll(async () => {
-  await exec("node", ["scripts/packLibrary.mjs", "reader"], { cwd: root });
+  await exec(process.execPath, ["scripts/packLibrary.mjs", "reader"], { cwd: root });
   const { version } = JSON.parse(await readFile(`${root}packages/reader/package.json`, "utf8"));
   await rm(site, { recursive: true, force: true });
   await mkdir(`${site}/node_modules/@rewards/reader`, { recursive: true });

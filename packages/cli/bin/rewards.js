@@ -5,10 +5,6 @@
 // an edit and a run. REWARDS_FROM_SOURCE=1 runs the source regardless.
 import { readFileSync, statSync } from "node:fs";
 
-// The SDK warns on every run that its 2027 releases will need Node 22; the lockfile pins
-// today's release, and the README says so. Set the variable to "false" to see the warning.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 const bundle = new URL("../dist/rewards.mjs", import.meta.url);
 
 /** The bundle exists and no file it was built from (dist/inputs.json) has changed since. */

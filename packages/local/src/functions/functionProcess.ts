@@ -74,8 +74,6 @@ export function startFunctionProcess(options: FunctionProcessOptions): FunctionR
       }),
       ...options.deployed,
       ...endpoints,
-      // Lambda runs Node 22, where the SDK has nothing to warn about.
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     },
     ...(options.onStdout ? { onStdout: options.onStdout } : {}),
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
