@@ -187,7 +187,7 @@ describe("the local poller", () => {
 });
 
 describe("large batches (a queue with a 3 s visibility timeout)", () => {
-  it.scoped({ queueOptions: { visibilityTimeoutSeconds: 3 } });
+  it.override({ queueOptions: { visibilityTimeoutSeconds: 3 } });
 
   it("accepts a batch of up to 10,000 with a window, and hands it over whole", async () => {
     await Promise.all(Array.from({ length: 25 }, (_, i) => send(`m${i}`)));

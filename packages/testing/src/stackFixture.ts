@@ -12,7 +12,7 @@ import {
 import { test } from "vitest";
 
 export interface StackFixtures {
-  /** Provisioning options for this test's queues (override with `it.scoped({ queueOptions })`). */
+  /** Provisioning options for this test's queues (override with `it.override({ queueOptions })`). */
   queueOptions: ProvisionOptions;
   /** A queue pair of this test's own on the file's stack (same table). */
   queues: Provisioned;
