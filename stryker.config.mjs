@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * Mutation testing of the award path and its announcement (`npm run mutation`; README,
- * "Mutation testing").
+ * Mutation testing of the award path, its announcement, the history's writer (where every
+ * derived number is written) and the reader's streak and board arithmetic (`npm run mutation`;
+ * docs/testing.md, "Mutation testing").
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -13,6 +14,10 @@ export default {
     "packages/worker/src/function/**/*.ts",
     "packages/worker/src/handler.ts",
     "packages/announcer/src/**/*.ts",
+    "packages/history/src/**/*.ts",
+    "packages/reader/src/today.ts",
+    "packages/reader/src/boardReads.ts",
+    "packages/reader/src/boardCursor.ts",
   ],
   // Each mutant runs only the tests that reach it.
   coverageAnalysis: "perTest",

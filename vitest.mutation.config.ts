@@ -21,11 +21,14 @@ export default defineConfig({
   // each workspace import to the sandbox's own sources.
   resolve: {
     alias: [
-      { find: /^@rewards\/(worker|announcer)\/handler$/, replacement: `${packages}$1/src/handler.ts` },
+      {
+        find: /^@rewards\/(worker|announcer|history)\/handler$/,
+        replacement: `${packages}$1/src/handler.ts`,
+      },
       { find: /^@rewards\/core$/, replacement: `${packages}core/src/domain/index.ts` },
       { find: /^@rewards\/core\/(aws|deploy)$/, replacement: `${packages}core/src/$1/index.ts` },
       {
-        find: /^@rewards\/(worker|announcer|producer|local|testing)$/,
+        find: /^@rewards\/(worker|announcer|history|reader|ops|producer|local|testing)$/,
         replacement: `${packages}$1/src/index.ts`,
       },
     ],
@@ -36,6 +39,12 @@ export default defineConfig({
       "packages/core/test/**/*.test.ts",
       "packages/worker/test/**/*.test.ts",
       "packages/announcer/test/**/*.test.ts",
+      "packages/history/test/**/*.test.ts",
+      "packages/reader/test/**/*.test.ts",
+      "tests/timeline.test.ts",
+      "tests/progress.test.ts",
+      "tests/history.test.ts",
+      "tests/board.test.ts",
       "tests/worker.test.ts",
       "tests/coalesce.test.ts",
       "tests/faultProxy.test.ts",

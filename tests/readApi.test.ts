@@ -266,8 +266,9 @@ describe("the read API's handler on the local stack", () => {
       return found[0] as (typeof history)[number];
     };
     const crossed = (type: string, data?: Record<string, unknown>) => {
-      const { awardedAt, id } = awardOf(type, data);
-      return { earnedAt: awardedAt, grantId: id };
+      const { awardedAt, id, xp } = awardOf(type, data);
+      // An award the cap cut to 0 announced nothing: it is no achievement's grantId.
+      return xp === 0 ? { earnedAt: awardedAt } : { earnedAt: awardedAt, grantId: id };
     };
 
     // 23:30 UTC on the last kept day: already tomorrow in Paris, so the last day is yesterday there.
@@ -305,7 +306,8 @@ describe("the read API's handler on the local stack", () => {
       lastDay: day(0),
     });
 
-    // Newest first; each credited to the award that crossed it.
+    // Newest first; each at the award that crossed it, credited to it when it announced something
+    // (the article and the late day were cut to 0 by the cap: no grantId).
     const achievements = await request("GET", `/users/${user}/achievements`);
     expect(achievements).toEqual({
       status: 200,
@@ -313,12 +315,18 @@ describe("the read API's handler on the local stack", () => {
       body: {
         achievements: [
           { id: "first-article", title: "First article", ...crossed("article.completed") },
+          // (checked below to be the two without a grantId)
           { id: "level-2", title: "Level 2", ...crossed("signup.completed") },
           { id: "streak-7", title: "A week in a row", ...crossed("streak.day", { day: day(-6) }) },
         ],
       },
     });
     expect(achievements.body).toEqual(await readerOver(env).achievements(user));
+    expect(
+      (achievements.body as { achievements: Array<{ id: string; grantId?: string }> }).achievements
+        .filter((a) => a.grantId === undefined)
+        .map((a) => a.id),
+    ).toEqual(["first-article", "streak-7"]);
     // An unknown user has none: a 200, never a 404.
     expect(await request("GET", "/users/never-seen/achievements")).toEqual({
       status: 200,

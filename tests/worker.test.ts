@@ -122,6 +122,8 @@ describe("the batch worker against the local stack", () => {
       // For the history (docs/history.md): the validated data without userId, and the event's own time.
       data: { articleSlug: "idempotent-writes" },
       eventTime: JSON.parse(firstBody).time,
+      // Counted toward its type (a revocation takes it off only then: docs/reading.md#counts).
+      counted: true,
     });
     expect(first.results[0]).toMatchObject({ outcome: "awarded", intentKey: key, attempts: 1 });
   });

@@ -29,7 +29,12 @@ What is changed in moto 5.2.x (see the README, "The embedded local AWS"):
    shard iterator is forgotten once GetRecords has used it (moto keeps every one). An
    update that creates its item is one INSERT record, as on AWS (moto writes two: one for
    the key it puts first, one for the update).
-4. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
+4. Query reads one partition. moto's Query on a table (no index) walks and sorts every item
+   of the table to find one partition's, so its latency grows with the table: in the demo
+   a reader's history Query took half a second against a few thousand items. Here it
+   reads the partition's own items, as DynamoDB does (the results and their order are
+   moto's: only the items it walks change).
+5. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
    10 minutes: the same token with the same parameters answers success without writing
    again; with different parameters, IdempotentParameterMismatchException. Entries expire,
    and at most MAX_TOKENS are kept.
@@ -87,6 +92,8 @@ if not moto_version.startswith(SUPPORTED_MOTO):
     _fail(f"moto {moto_version} is installed; this launcher is written for {SUPPORTED_MOTO}x")
 if not callable(getattr(DynamoDBStreamsBackend, "get_records", None)):
     _fail("moto's DynamoDBStreamsBackend has no get_records as patched here")
+if not callable(getattr(Table, "query", None)) or not callable(getattr(Table, "all_items", None)):
+    _fail("moto's Table has no query or all_items as patched here")
 for name in ("transact_write_items", "get_item", "put_item", "update_item", "delete_item", "get_table"):
     if not callable(getattr(DynamoDBBackend, name, None)):
         _fail(f"moto's DynamoDBBackend has no {name} as patched here")
@@ -305,7 +312,37 @@ def _exit_when_parent_goes() -> None:
     os._exit(0)
 
 
+_all_items = Table.all_items
+_query = Table.query
+# The partition a table Query is reading (every request holds the server's one lock).
+_reading: tuple[Any, Any] | None = None
+
+
+def _partition_items(self: Table) -> Any:
+    if _reading is None or _reading[0] is not self:
+        return _all_items(self)
+    found = self.items.get(_reading[1])
+    if found is None:
+        return []
+    items = list(found.values()) if self.range_key_attr else [found]
+    return sorted(items, key=lambda x: (x.hash_key, x.range_key) if x.range_key else x.hash_key)
+
+
+def _query_one_partition(self: Table, hash_key: Any, *args: Any, **kwargs: Any) -> Any:
+    global _reading
+    index_name = args[6] if len(args) > 6 else kwargs.get("index_name")
+    if index_name is not None or hash_key is None:
+        return _query(self, hash_key, *args, **kwargs)
+    _reading = (self, hash_key)
+    try:
+        return _query(self, hash_key, *args, **kwargs)
+    finally:
+        _reading = None
+
+
 def main() -> None:
+    Table.all_items = _partition_items
+    Table.query = _query_one_partition
     DynamoDBBackend.transact_write_items = _transact_write_items
     DynamoHandler.transact_write_items = _transact_write_items_with_token
     DynamoDBStreamsBackend.get_records = _get_records_once

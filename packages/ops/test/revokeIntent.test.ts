@@ -1,6 +1,6 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { revokeIntent } from "../src/revoke/revokeIntent";
+import { awsClock, revokeIntent } from "../src/revoke/revokeIntent";
 import { revokeLines } from "../src/revoke/revokeLines";
 
 const nowMs = Date.parse("2026-12-01T12:00:00.000Z");
@@ -190,5 +190,22 @@ describe("revokeLines", () => {
     });
     // Three starts at 20 a second: the third no sooner than 100 ms after the first.
     expect(Date.now() - started).toBeGreaterThanOrEqual(95);
+  });
+});
+
+describe("the revocation's clock", () => {
+  it("is the machine's corrected by the offset the SDK has seen to AWS's clock", () => {
+    const before = Date.now();
+    const ahead = awsClock({ config: { systemClockOffset: 3_600_000 } })();
+    expect(ahead - before).toBeGreaterThanOrEqual(3_600_000);
+    expect(ahead - before).toBeLessThan(3_600_000 + 1_000);
+    const behind = awsClock({ config: { systemClockOffset: -5_000 } })();
+    expect(Date.now() - behind).toBeGreaterThanOrEqual(4_900);
+    // Within the Date header's whole second (and the answer's latency): rounding, not skew.
+    for (const rounding of [undefined, -999, 1_500, -2_000]) {
+      const plain = awsClock({ config: { systemClockOffset: rounding } })();
+      expect(Math.abs(plain - Date.now())).toBeLessThan(50);
+    }
+    expect(Math.abs(awsClock({})() - Date.now())).toBeLessThan(50);
   });
 });

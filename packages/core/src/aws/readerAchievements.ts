@@ -139,7 +139,17 @@ export async function settledByGuards<
 export async function settleAchievements(
   table: AchievementTable,
   userId: string,
-  options: { earned: ReadonlySet<string>; dryRun?: boolean; pending?: readonly HistoryItem[] | undefined },
+  options: {
+    earned: ReadonlySet<string>;
+    dryRun?: boolean;
+    pending?: readonly HistoryItem[] | undefined;
+    /**
+     * The profile as the caller read it before this call (the writer's one read of the batch):
+     * a history with fewer standing awards than it is behind for sure, decided without reading
+     * the guards or the profile again.
+     */
+    seen?: Readonly<Record<string, unknown>> | undefined;
+  },
 ): Promise<SettledAchievements> {
   const stored = await historyOf(table, userId);
   // What a dry run of `history rebuild` would write, in place of what is stored.
@@ -149,7 +159,17 @@ export async function settleAchievements(
     achievementsOnTimeline(history.map(timelineAwardOf)).filter(
       ({ achievement }) => !options.earned.has(achievement),
     );
-  if (dueOn(items).length === 0) return { kind: "settled", due: [], put: [] };
+  const first = dueOn(items);
+  if (first.length === 0) return { kind: "settled", due: [], put: [] };
+  // Every award the profile held then was committed before the history was read: fewer standing
+  // awards there means one still on its way (a revocation since would only lower both).
+  const standing = items.filter((item) => item.revokedAt === undefined).length;
+  if (options.seen !== undefined && standing < Number(options.seen.awards ?? 0))
+    return {
+      kind: "behind",
+      reason: `the history holds ${standing} standing awards, the profile ${Number(options.seen.awards)}`,
+      due: first,
+    };
   const settled = await settledByGuards(table, items);
   const due = dueOn(settled);
   if (due.length === 0) return { kind: "settled", due: [], put: [] };

@@ -108,9 +108,14 @@ async function readersState(deps: HistoryDeps, userIds: readonly string[]): Prom
  * A history still behind the profile decides nothing now: the record it lacks brings the reader
  * back (`deferred`).
  */
-async function achieve(deps: HistoryDeps, userId: string, stored: Item | undefined) {
+async function achieve(
+  deps: HistoryDeps,
+  userId: string,
+  stored: Item | undefined,
+  profile: Item | undefined,
+) {
   const earned = setOf<string>(stored?.achievements);
-  const settled = await settleAchievements(deps, userId, { earned });
+  const settled = await settleAchievements(deps, userId, { earned, seen: profile });
   if (settled.kind === "behind") {
     deps.logger.debug({ userId, reason: settled.reason }, "achievements wait for the history");
     return { achieved: 0, deferred: 1 };
@@ -179,7 +184,7 @@ export async function writeProgress(
         const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
         if (!needsTimeline(plan, profile, stored)) return;
         try {
-          const done = await achieve(deps, plan.userId, stored);
+          const done = await achieve(deps, plan.userId, stored, profile);
           achieved += done.achieved;
           deferred += done.deferred;
         } catch (error) {

@@ -22,9 +22,25 @@ export interface RevokeDeps {
   reason: string;
   /** Only read and judge: what `--yes` would do. */
   dryRun: boolean;
-  /** Epoch ms. */
+  /** Epoch ms. By default the machine's clock corrected by the SDK's offset to AWS's (`systemClockOffset`). */
   clock?: () => number;
   policy?: RetryPolicy;
+}
+
+/**
+ * The machine's clock as AWS's answers correct it, so a revocation's `revokedAt` sits on the
+ * readers' timeline where the awards' (Lambda's clock) put it (docs/reading.md#when-exactly).
+ * The SDK keeps the offset it last read off an answer's `Date` header (`systemClockOffset`),
+ * which has whole seconds: within `CLOCK_OFFSET_RESOLUTION_MS` of 0 it is the header's
+ * rounding, not skew, and the machine's clock (in step, to the millisecond) is kept.
+ */
+export const CLOCK_OFFSET_RESOLUTION_MS = 2_000;
+
+export function awsClock(dynamo: { config?: { systemClockOffset?: number } }): () => number {
+  return () => {
+    const offset = dynamo.config?.systemClockOffset ?? 0;
+    return Date.now() + (Math.abs(offset) > CLOCK_OFFSET_RESOLUTION_MS ? offset : 0);
+  };
 }
 
 /** A guard that changes under us every time is someone else's fight: give up after this many reads. */
@@ -48,7 +64,7 @@ function isFatal(error: unknown): boolean {
  * is recognised. Throws only what stops the whole run (see isFatal).
  */
 export async function revokeIntent(line: number, intentKey: string, deps: RevokeDeps): Promise<RevokeResult> {
-  const clock = deps.clock ?? Date.now;
+  const clock = deps.clock ?? awsClock(deps.dynamo);
   const transient = (error: unknown) => classifyError(error) === "transient";
   let attempted: Attempted | undefined;
   try {
