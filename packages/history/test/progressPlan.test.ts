@@ -118,5 +118,16 @@ describe("what a batch changes of each reader's progress", () => {
     expect(needsTimeline(plan, profile(20, 1), progress(["first-article"], week))).toBe(true);
     expect(needsTimeline(plan, profile(20, 1), progress(["first-article", "streak-7"], week))).toBe(false);
     expect(needsTimeline(plan, profile(20, 1), progress(["first-article"], week.slice(1)))).toBe(false);
+    // Seven days kept, not seven in a row: no run to earn.
+    const gaps = [
+      "2026-12-01",
+      "2026-12-03",
+      "2026-12-05",
+      "2026-12-07",
+      "2026-12-09",
+      "2026-12-11",
+      "2026-12-13",
+    ];
+    expect(needsTimeline(plan, profile(20, 1), progress(["first-article"], gaps))).toBe(false);
   });
 });

@@ -106,6 +106,20 @@ describe("progressRepairOf", () => {
         { counts: true },
       ).counts,
     ).toEqual({ "article.completed": 2, "article.shared": 0, "streak.day": 0, "signup.completed": 1 });
+    // One count below, another above: the one raised, the other left where it is.
+    expect(
+      progressRepairOf(
+        state({
+          profile: {
+            xp: 130,
+            awards: 3,
+            counts: full({ "article.completed": 1, "article.shared": 2, "signup.completed": 1 }),
+          },
+          history,
+        }),
+        { counts: true },
+      ).counts,
+    ).toEqual({ "article.completed": 2, "article.shared": 2, "streak.day": 0, "signup.completed": 1 });
     // Never lowered: a count above the history's is left (a revoked award its guard says was never counted).
     expect(
       progressRepairOf(

@@ -31,9 +31,9 @@ const history = (n: number, type: string, data: Item, xp: number, revokedAt?: st
  * revoked but still kept, day 1 not kept (its record never reached the writer), one article.
  * Reads answered from them; writes recorded in `writes`, in order, and not applied.
  */
-function fakeTable() {
+function fakeTable(profile: { awards: number; xp: number } = { awards: 3, xp: 130 }) {
   const items: Item[] = [
-    { ...profileKey("u1"), userId: "u1", xp: 130, awards: 3 },
+    { ...profileKey("u1"), userId: "u1", ...profile },
     { ...progressKey("u1"), days: new Set([dayNumberOf(day(2)), dayNumberOf(day(3))]) },
     history(1, "streak.day", { day: day(1) }, 10),
     history(2, "streak.day", { day: day(2) }, 10),
@@ -170,5 +170,17 @@ describe("repairProgress", () => {
         },
       },
     ]);
+  });
+
+  it("decides no achievement while the history lacks an award the profile holds, and says why", async () => {
+    const { dynamo, writes } = fakeTable({ awards: 4, xp: 150 });
+    const report = await repairProgress(dynamo, { ...options, counts: false, dryRun: false });
+    expect(report.readers[0]).toMatchObject({
+      achieved: [],
+      earned: [],
+      waiting: "the history holds 3 standing awards and 130 XP, the profile 4 and 150",
+    });
+    expect(report.totals.waiting).toBe(1);
+    expect(writes.filter((write) => write.command === "PutCommand")).toEqual([]);
   });
 });
