@@ -193,4 +193,61 @@ describe("achievements on the reader's timeline", () => {
       xp: 25,
     });
   });
+
+  it("at one instant without places (guards written before them), orders by grant id, either way round", () => {
+    const before = Array.from({ length: 9 }, (_, i) => article(i));
+    const a = article(30, { grantId: "grant-a" });
+    const b = article(30, { grantId: "grant-b" });
+    for (const order of [
+      [a, b],
+      [b, a],
+    ]) {
+      const crossing = achievementsOnTimeline([...before, ...order]).find(
+        (e) => e.achievement === "articles-10",
+      );
+      expect(crossing?.grantId).toBe("grant-a");
+    }
+    expect(timelineEvents([b, a]).map((event) => event.award.grantId)).toEqual(["grant-a", "grant-b"]);
+    expect(timelineEvents([a, b]).map((event) => event.award.grantId)).toEqual(["grant-a", "grant-b"]);
+  });
+
+  it("takes a revoked copy of an award for its later state, whichever copy comes first", () => {
+    const nine = Array.from({ length: 9 }, (_, i) => article(i));
+    const tenth = article(20);
+    const revoked = { ...tenth, revokedAt: at(15) };
+    // Revoked at 15, before its own award at 20 on this clock: placed at 20, after it. The tenth
+    // still counts at its instant; a copy read twice is one award.
+    for (const copies of [
+      [tenth, revoked],
+      [revoked, tenth],
+      [revoked, revoked],
+    ]) {
+      const events = timelineEvents([...nine, ...copies]).filter(
+        (event) => event.award.grantId === tenth.grantId,
+      );
+      expect(events.map((event) => event.kind)).toEqual([0, 1]);
+    }
+    expect(
+      timelineEvents([tenth, tenth]).filter((event) => event.award.grantId === tenth.grantId),
+    ).toHaveLength(1);
+    expect(timelineTotals([...nine, tenth])).toEqual({ awards: 10, xp: 200 });
+  });
+
+  it("keeps no day for a history item whose day is not a calendar day's shape", () => {
+    const item = { id: "g", type: "streak.day", xp: 10, awardedAt: at(1), data: { day: "2026-12-01" } };
+    for (const day of ["x2026-12-01", "2026-12-01x", "2026-12-1", ""])
+      expect(timelineAwardOf({ ...item, data: { day } }).keepsDay).toBeUndefined();
+    expect(timelineAwardOf(item).keepsDay).toBe(dayNumberOf("2026-12-01"));
+    // Only streak.day keeps a day, whatever its data says.
+    expect(timelineAwardOf({ ...item, type: "article.completed" }).keepsDay).toBeUndefined();
+  });
+
+  it("orders one transaction's awards by their place even when the grant ids sort the other way", () => {
+    const before = Array.from({ length: 9 }, (_, i) => article(i));
+    const last = article(30, { seq: 1, grantId: "grant-a" });
+    const first = article(30, { seq: 0, grantId: "grant-z" });
+    expect(
+      achievementsOnTimeline([...before, last, first]).find((e) => e.achievement === "articles-10")?.grantId,
+    ).toBe("grant-z");
+  });
 });
