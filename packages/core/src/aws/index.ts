@@ -26,9 +26,11 @@ export {
   readGuardRecord,
   type TableStreamRecord,
 } from "./guardRecord";
+export { changeKeptDays, overtakenDays } from "./keptDayWrites";
 export { createLogger, type Logger } from "./logger";
 export {
   type AchievementTable,
+  consistentItems,
   historyOf,
   type SettledAchievements,
   settleAchievements,

@@ -74,22 +74,27 @@ export async function historyOf(table: AchievementTable, userId: string) {
   return items;
 }
 
-/** The guards (consistently) of `intentKeys`: what each says now. Missing ones (expired, deleted) are absent. */
-async function guardsOf(
+/**
+ * The items under `keys`, read consistently (none where there is none), 100 keys per
+ * BatchGetItem; keys DynamoDB leaves unprocessed are asked again under the retry policy, then
+ * it throws naming `what`.
+ */
+export async function consistentItems(
   table: AchievementTable,
-  intentKeys: readonly string[],
-): Promise<Map<string, Record<string, unknown>>> {
-  const guards = new Map<string, Record<string, unknown>>();
-  for (let start = 0; start < intentKeys.length; start += KEYS_PER_READ) {
+  keys: ReadonlyArray<{ pk: string; sk: string }>,
+  what: string,
+): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_READ) {
     const { remainder, error } = await retryRemainder(
-      intentKeys.slice(start, start + KEYS_PER_READ).map(guardKey),
+      keys.slice(start, start + KEYS_PER_READ),
       async (pending) => {
         const { Responses, UnprocessedKeys } = await table.dynamo.send(
           new BatchGetCommand({
             RequestItems: { [table.tableName]: { Keys: pending, ConsistentRead: true } },
           }),
         );
-        for (const guard of Responses?.[table.tableName] ?? []) guards.set(String(guard.pk), guard);
+        items.push(...(Responses?.[table.tableName] ?? []));
         return (UnprocessedKeys?.[table.tableName]?.Keys ?? []) as Array<{ pk: string; sk: string }>;
       },
       { shouldRetry: (cause) => classifyError(cause) === "transient" },
@@ -97,9 +102,18 @@ async function guardsOf(
     if (remainder.length > 0)
       throw error instanceof Error && error.name !== "Remainder"
         ? error
-        : new Error(`${remainder.length} guards could not be read (DynamoDB left them unprocessed)`);
+        : new Error(`${remainder.length} ${what} could not be read (DynamoDB left them unprocessed)`);
   }
-  return guards;
+  return items;
+}
+
+/** The guards (consistently) of `intentKeys`, by `pk`: what each says now. Missing ones (expired, deleted) are absent. */
+async function guardsOf(
+  table: AchievementTable,
+  intentKeys: readonly string[],
+): Promise<Map<string, Record<string, unknown>>> {
+  const guards = await consistentItems(table, intentKeys.map(guardKey), "guards");
+  return new Map(guards.map((guard) => [String(guard.pk), guard]));
 }
 
 /**
@@ -162,7 +176,8 @@ export async function settleAchievements(
   const first = dueOn(items);
   if (first.length === 0) return { kind: "settled", due: [], put: [] };
   // Every award the profile held then was committed before the history was read: fewer standing
-  // awards there means one still on its way (a revocation since would only lower both).
+  // awards there means one still on its way — or a revocation committed since, its history item
+  // marked already: a deferral that its own batch, which reads the whole history, settles.
   const standing = items.filter((item) => item.revokedAt === undefined).length;
   if (options.seen !== undefined && standing < Number(options.seen.awards ?? 0))
     return {

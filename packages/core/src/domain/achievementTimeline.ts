@@ -1,4 +1,4 @@
-import { FIXED_ACHIEVEMENTS } from "./achievements";
+import { FIXED_ACHIEVEMENTS, meets, type Progress } from "./achievements";
 import { dayNumberOf } from "./keptDays";
 import { levelOf } from "./levels";
 import { epochMsOfRfc3339 } from "./rfc3339";
@@ -120,13 +120,8 @@ export function achievementsOnTimeline(awards: readonly TimelineAward[]): Earned
     if (kind === 1) continue;
     // Stryker disable next-line ConditionalExpression: equivalent (a run through no day is 1, below every streak's length)
     const run = award.keepsDay === undefined ? 0 : runThrough(kept, award.keepsDay);
-    for (const { id, when } of FIXED_ACHIEVEMENTS) {
-      const met =
-        "streak" in when
-          ? run >= when.streak
-          : when.count === award.type && (counts.get(award.type) ?? 0) >= when.reaches;
-      if (met) earn(id, award);
-    }
+    const now: Progress = { counts: Object.fromEntries(counts), xp, longestRun: run };
+    for (const { id, when } of FIXED_ACHIEVEMENTS) if (meets(when, now)) earn(id, award);
     for (let level = 2; level <= levelOf(xp).level; level++) earn(`level-${level}`, award);
   }
   return earned;

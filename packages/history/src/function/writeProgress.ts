@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { BatchGetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { dayNumberOf, profileKey, progressKey, userOfKey } from "@rewards/core";
-import { describeError, settleAchievements } from "@rewards/core/aws";
+import { profileKey, progressKey, userOfKey } from "@rewards/core";
+import { changeKeptDays, describeError, overtakenDays, settleAchievements } from "@rewards/core/aws";
 import type pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
 import { needsTimeline, type UserProgress } from "./progressPlan";
@@ -23,55 +23,6 @@ const setOf = <T>(value: unknown): Set<T> => (value instanceof Set ? (value as S
 const KEYS_PER_READ = 100;
 /** Keys DynamoDB leaves unprocessed (throttling) are asked again this many times, then the readers fail. */
 const READ_ATTEMPTS = 4;
-
-/** `ADD` or `DELETE` day numbers in the reader's kept days. */
-async function changeKeptDays(
-  deps: HistoryDeps,
-  userId: string,
-  action: "ADD" | "DELETE",
-  days: readonly number[],
-): Promise<void> {
-  await deps.dynamo.send(
-    new UpdateCommand({
-      TableName: deps.tableName,
-      Key: progressKey(userId),
-      // A set: adding a day twice, or removing one that is not there, changes nothing.
-      UpdateExpression: `${action} #days :days`,
-      ExpressionAttributeNames: { "#days": "days" },
-      ExpressionAttributeValues: { ":days": new Set(days) },
-    }),
-  );
-}
-
-/**
- * The days among `keys`' streak.day history items that a revocation has overtaken since this
- * batch read them unrevoked: read again, consistently, after the ADD. A revocation the live
- * writer applied between the read and the ADD would otherwise be undone by it (a replay of an
- * old batch, say), since its DELETE came first.
- */
-async function overtakenDays(
-  deps: HistoryDeps,
-  keys: ReadonlyArray<{ pk: string; sk: string }>,
-): Promise<number[]> {
-  const days: number[] = [];
-  for (let start = 0; start < keys.length; start += KEYS_PER_READ) {
-    let asking: Item[] = keys.slice(start, start + KEYS_PER_READ);
-    for (let attempt = 1; asking.length > 0; attempt++) {
-      const answer = await deps.dynamo.send(
-        new BatchGetCommand({ RequestItems: { [deps.tableName]: { Keys: asking, ConsistentRead: true } } }),
-      );
-      for (const item of answer.Responses?.[deps.tableName] ?? []) {
-        const day = (item.data as Record<string, unknown> | undefined)?.day;
-        if (item.revokedAt !== undefined && typeof day === "string") days.push(dayNumberOf(day));
-      }
-      asking = answer.UnprocessedKeys?.[deps.tableName]?.Keys ?? [];
-      if (asking.length > 0 && attempt === READ_ATTEMPTS)
-        throw new Error("the kept days' history items were left unprocessed (throttled)");
-      if (asking.length > 0) await sleep(25 * 2 ** attempt);
-    }
-  }
-  return days;
-}
 
 /**
  * The profile and the progress item of every reader in `userIds`, read consistently, fifty

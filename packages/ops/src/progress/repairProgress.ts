@@ -1,7 +1,6 @@
-import { BatchGetCommand, type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   countAttribute,
-  dayNumberOf,
   type EarnedOnTimeline,
   eventTypes,
   type HistoryItem,
@@ -9,7 +8,14 @@ import {
   progressKey,
   userOfKey,
 } from "@rewards/core";
-import { describeError, isConditionFailure, settleAchievements, settledByGuards } from "@rewards/core/aws";
+import {
+  changeKeptDays,
+  describeError,
+  isConditionFailure,
+  overtakenDays,
+  settleAchievements,
+  settledByGuards,
+} from "@rewards/core/aws";
 import { scanTable } from "../tableScan";
 import { type ProgressRepair, progressRepairOf } from "./progressRepair";
 import { readerState } from "./readerState";
@@ -120,52 +126,6 @@ async function setCounts(
   }
 }
 
-/**
- * The days among `keys`' streak.day history items that a revocation has overtaken since this
- * run read them unrevoked: read again, consistently, after the ADD — the live writer's DELETE of
- * a day revoked meanwhile may have come before it.
- */
-async function overtakenDays(
-  dynamo: DynamoDBDocumentClient,
-  tableName: string,
-  keys: ReadonlyArray<{ pk: string; sk: string }>,
-): Promise<number[]> {
-  const days: number[] = [];
-  for (let start = 0; start < keys.length; start += 100) {
-    let asking: Array<Record<string, unknown>> = keys.slice(start, start + 100);
-    while (asking.length > 0) {
-      const answer = await dynamo.send(
-        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: asking, ConsistentRead: true } } }),
-      );
-      for (const item of answer.Responses?.[tableName] ?? []) {
-        const day = (item.data as Record<string, unknown> | undefined)?.day;
-        if (item.revokedAt !== undefined && typeof day === "string") days.push(dayNumberOf(day));
-      }
-      asking = answer.UnprocessedKeys?.[tableName]?.Keys ?? [];
-    }
-  }
-  return days;
-}
-
-async function changeDays(
-  dynamo: DynamoDBDocumentClient,
-  tableName: string,
-  userId: string,
-  action: "ADD" | "DELETE",
-  days: readonly number[],
-) {
-  if (days.length === 0) return;
-  await dynamo.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: progressKey(userId),
-      UpdateExpression: `${action} #days :days`,
-      ExpressionAttributeNames: { "#days": "days" },
-      ExpressionAttributeValues: { ":days": new Set(days) },
-    }),
-  );
-}
-
 async function applyRepair(
   dynamo: DynamoDBDocumentClient,
   options: RepairProgressOptions,
@@ -174,10 +134,12 @@ async function applyRepair(
   seen: Awaited<ReturnType<typeof readerState>>["profile"],
 ): Promise<ReaderRepair["counts"]> {
   const { tableName } = options;
-  await changeDays(dynamo, tableName, userId, "ADD", repair.keep);
-  await changeDays(dynamo, tableName, userId, "DELETE", [
+  const table = { dynamo, tableName };
+  await changeKeptDays(table, userId, "ADD", repair.keep);
+  // A day a revocation overtook since it was read (the live writer's DELETE came first) goes again.
+  await changeKeptDays(table, userId, "DELETE", [
     ...repair.unkeep,
-    ...(await overtakenDays(dynamo, tableName, repair.keepKeys)),
+    ...(await overtakenDays(table, repair.keepKeys)),
   ]);
   let counts: ReaderRepair["counts"] = repair.counts === "incomplete" ? "incomplete" : "right";
   if (repair.counts !== undefined && repair.counts !== "incomplete" && seen)
