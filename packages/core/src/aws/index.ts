@@ -35,6 +35,7 @@ export {
   type SettledAchievements,
   settleAchievements,
   settledByGuards,
+  UnprocessedKeysError,
 } from "./readerAchievements";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";

@@ -74,6 +74,11 @@ export async function historyOf(table: AchievementTable, userId: string) {
   return items;
 }
 
+/** Keys DynamoDB still left unprocessed when the retries ran out (its answer to load). */
+export class UnprocessedKeysError extends Error {
+  override readonly name = "UnprocessedKeysError";
+}
+
 /**
  * The items under `keys`, read consistently (none where there is none), 100 keys per
  * BatchGetItem; keys DynamoDB leaves unprocessed are asked again under the retry policy, then
@@ -102,7 +107,9 @@ export async function consistentItems(
     if (remainder.length > 0)
       throw error instanceof Error && error.name !== "Remainder"
         ? error
-        : new Error(`${remainder.length} ${what} could not be read (DynamoDB left them unprocessed)`);
+        : new UnprocessedKeysError(
+            `${remainder.length} ${what} could not be read (DynamoDB left them unprocessed)`,
+          );
   }
   return items;
 }
