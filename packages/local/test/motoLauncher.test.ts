@@ -4,6 +4,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,7 +67,7 @@ describe("moto launcher patches", () => {
     expect(await get("bystander")).toEqual({ pk: "bystander", sk: "S", n: 7 });
   });
 
-  it("transaction latency at 20,000 items stays within 3x of a near-empty table", async () => {
+  it("transaction and Query latency at 20,000 items stay within 3x of a near-empty table", async () => {
     const TableName = stack.resources.tableName;
     const median = async (label: string, rounds = 30) => {
       const samples: number[] = [];
@@ -100,7 +101,26 @@ describe("moto launcher patches", () => {
       samples.sort((a, b) => a - b);
       return samples[Math.floor(samples.length / 2)] as number;
     };
+    // A Query of one small partition (moto walks and sorts the whole table; the launcher reads one partition).
+    const queryMedian = async (rounds = 30) => {
+      const samples: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const started = performance.now();
+        await doc.send(
+          new QueryCommand({
+            TableName,
+            KeyConditionExpression: "pk = :pk",
+            ExpressionAttributeValues: { ":pk": "empty-user" },
+            ConsistentRead: true,
+          }),
+        );
+        samples.push(performance.now() - started);
+      }
+      samples.sort((a, b) => a - b);
+      return samples[Math.floor(samples.length / 2)] as number;
+    };
     const empty = await median("empty");
+    const emptyQuery = await queryMedian();
     const filler = Array.from({ length: 20_000 }, (_, i) => ({
       PutRequest: { Item: { pk: `fill-${i}`, sk: "S", pad: "x".repeat(50) } },
     }));
@@ -108,7 +128,61 @@ describe("moto launcher patches", () => {
       await doc.send(new BatchWriteCommand({ RequestItems: { [TableName]: filler.slice(i, i + 25) } }));
     }
     const full = await median("full");
+    const fullQuery = await queryMedian();
     // Measured side by side in one run; unpatched moto is ~100x slower at this size.
     expect(full / empty).toBeLessThan(3);
+    expect(fullQuery / emptyQuery).toBeLessThan(3);
   }, 120_000);
+
+  it("a Query reads its one partition as DynamoDB does: sort order both ways, begins_with, Limit and its next page, a filter", async () => {
+    const TableName = stack.resources.tableName;
+    const items = ["AWARD#1", "AWARD#2", "AWARD#3", "DAY#1", "PROFILE"].map((sk, i) => ({
+      pk: "q-user",
+      sk,
+      n: i,
+    }));
+    await doc.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [TableName]: [...items, { pk: "q-other", sk: "AWARD#1", n: 9 }].map((Item) => ({
+            PutRequest: { Item },
+          })),
+        },
+      }),
+    );
+    const query = (extra: Record<string, unknown> = {}) =>
+      doc.send(
+        new QueryCommand({
+          TableName,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+          ExpressionAttributeValues: {
+            ":pk": "q-user",
+            ":prefix": "AWARD#",
+            ...((extra.values as object) ?? {}),
+          },
+          ConsistentRead: true,
+          ...Object.fromEntries(Object.entries(extra).filter(([key]) => key !== "values")),
+        }),
+      );
+    expect((await query()).Items?.map((item) => item.sk)).toEqual(["AWARD#1", "AWARD#2", "AWARD#3"]);
+    expect((await query({ ScanIndexForward: false })).Items?.map((item) => item.sk)).toEqual([
+      "AWARD#3",
+      "AWARD#2",
+      "AWARD#1",
+    ]);
+    const first = await query({ Limit: 2 });
+    expect(first.Items?.map((item) => item.sk)).toEqual(["AWARD#1", "AWARD#2"]);
+    const next = await query({ Limit: 2, ExclusiveStartKey: first.LastEvaluatedKey });
+    expect(next.Items?.map((item) => item.sk)).toEqual(["AWARD#3"]);
+    const filtered = await query({ FilterExpression: "n > :one", values: { ":one": 1 } });
+    expect(filtered.Items?.map((item) => item.sk)).toEqual(["AWARD#3"]);
+    const nobody = await doc.send(
+      new QueryCommand({
+        TableName,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": "q-nobody" },
+      }),
+    );
+    expect(nobody.Items).toEqual([]);
+  });
 });
