@@ -31,6 +31,7 @@ export { createLogger, type Logger } from "./logger";
 export {
   type AchievementTable,
   consistentItems,
+  historyItemsOf,
   historyOf,
   type SettledAchievements,
   settleAchievements,

@@ -48,8 +48,8 @@ export type SettledAchievements =
 const KEYS_PER_READ = 100;
 
 /** Every history item of `userId`, read consistently, all pages. An item that is not a history item throws. */
-export async function historyOf(table: AchievementTable, userId: string) {
-  const items = [];
+export async function historyOf(table: AchievementTable, userId: string): Promise<HistoryItem[]> {
+  const items: HistoryItem[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await table.dynamo.send(
@@ -61,17 +61,22 @@ export async function historyOf(table: AchievementTable, userId: string) {
         ExclusiveStartKey: start,
       }),
     );
-    for (const item of page.Items ?? []) {
-      const parsed = historyItemSchema.safeParse(item);
-      if (!parsed.success)
-        throw new Error(
-          `history item ${String(item.sk)} is unreadable: ${describeIssues(toIssues(parsed.error.issues))}`,
-        );
-      items.push(parsed.data);
-    }
+    items.push(...historyItemsOf(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return items;
+}
+
+/** Items read from the table as history items; one that is not a history item throws, naming it. */
+export function historyItemsOf(items: ReadonlyArray<Record<string, unknown>>): HistoryItem[] {
+  return items.map((item) => {
+    const parsed = historyItemSchema.safeParse(item);
+    if (!parsed.success)
+      throw new Error(
+        `history item ${String(item.sk)} is unreadable: ${describeIssues(toIssues(parsed.error.issues))}`,
+      );
+    return parsed.data;
+  });
 }
 
 /** Keys DynamoDB still left unprocessed when the retries ran out (its answer to load). */
@@ -170,9 +175,11 @@ export async function settleAchievements(
      * the guards or the profile again.
      */
     seen?: Readonly<Record<string, unknown>> | undefined;
+    /** The history as the caller read it, already settled by the guards (settledByGuards): not read again. */
+    history?: readonly HistoryItem[] | undefined;
   },
 ): Promise<SettledAchievements> {
-  const stored = await historyOf(table, userId);
+  const stored = options.history ?? (await historyOf(table, userId));
   // What a dry run of `history rebuild` would write, in place of what is stored.
   const replaced = new Set(options.pending?.map((item) => item.sk));
   const items = [...stored.filter((item) => !replaced.has(item.sk)), ...(options.pending ?? [])];
@@ -192,7 +199,7 @@ export async function settleAchievements(
       reason: `the history holds ${standing} standing awards, the profile ${Number(options.seen.awards)}`,
       due: first,
     };
-  const settled = await settledByGuards(table, items);
+  const settled = options.history ? items : await settledByGuards(table, items);
   const due = dueOn(settled);
   if (due.length === 0) return { kind: "settled", due: [], put: [] };
   const { Item: profile } = await table.dynamo.send(

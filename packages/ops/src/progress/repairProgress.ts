@@ -11,6 +11,7 @@ import {
 import {
   changeKeptDays,
   describeError,
+  historyItemsOf,
   isConditionFailure,
   overtakenDays,
   settleAchievements,
@@ -195,10 +196,11 @@ export async function repairProgress(
             ? "incomplete"
             : "set"
         : await applyRepair(dynamo, options, userId, repair, state.profile);
+      // The history read above, pending items in it and settled by the guards: not read twice.
       const settled = await settleAchievements({ dynamo, tableName: options.tableName }, userId, {
         earned: state.achievements,
         dryRun: options.dryRun,
-        pending,
+        history: historyItemsOf(state.history),
       });
       const due = settled.kind === "settled" ? settled.due : [];
       if (!options.dryRun)
