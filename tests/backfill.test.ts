@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
-  ACHIEVEMENT_SK_PREFIX,
   countAttribute,
   dayNumberOf,
   dayOfNumber,
@@ -16,7 +15,7 @@ import { repairProgress } from "@rewards/ops";
 import { completed, eventBody, runCli, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
-import { writeHistoryOfStream } from "./fixtures/historyFixtures";
+import { achievementItems, writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 const it = stackTest();
 
@@ -39,18 +38,6 @@ async function asPaidBefore(env: Record<string, string>, tableName: string, user
   await dynamo.send(new DeleteCommand({ TableName: tableName, Key: progressKey(userId) }));
   for (const item of await achievementItems(env, tableName, userId))
     await dynamo.send(new DeleteCommand({ TableName: tableName, Key: { pk: item.pk, sk: item.sk } }));
-}
-
-async function achievementItems(env: Record<string, string>, tableName: string, userId: string) {
-  const { Items } = await createDynamoClient(env).send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": ACHIEVEMENT_SK_PREFIX },
-      ConsistentRead: true,
-    }),
-  );
-  return Items ?? [];
 }
 
 async function stored(env: Record<string, string>, tableName: string, userId: string) {

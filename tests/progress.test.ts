@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ACHIEVEMENT_SK_PREFIX, dayNumberOf, dayOfNumber, profileKey, progressKey } from "@rewards/core";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { dayNumberOf, dayOfNumber, profileKey, progressKey } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { createHistoryDeps, processBatch } from "@rewards/history";
 import { revokeIntent } from "@rewards/ops";
@@ -9,7 +9,7 @@ import { completed, eventBody, stackTest } from "@rewards/testing";
 import type { DynamoDBRecord } from "aws-lambda";
 import { describe, expect } from "vitest";
 import { award, everyRecord, ownTable } from "./fixtures/announcerFixtures";
-import { writeHistory } from "./fixtures/historyFixtures";
+import { achievementItems as achievements, writeHistory } from "./fixtures/historyFixtures";
 
 const it = stackTest();
 
@@ -23,18 +23,6 @@ async function keptDays(env: Record<string, string>, tableName: string, userId: 
     new GetCommand({ TableName: tableName, Key: progressKey(userId), ConsistentRead: true }),
   );
   return [...((Item?.days as Set<number> | undefined) ?? [])].sort((a, b) => a - b).map(dayOfNumber);
-}
-
-async function achievements(env: Record<string, string>, tableName: string, userId: string) {
-  const { Items } = await createDynamoClient(env).send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": ACHIEVEMENT_SK_PREFIX },
-      ConsistentRead: true,
-    }),
-  );
-  return Items ?? [];
 }
 
 describe("a reader's progress, derived exactly once from the stream (kept days, achievements)", () => {

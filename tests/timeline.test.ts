@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
-  ACHIEVEMENT_SK_PREFIX,
   dayNumberOf,
   dayOfNumber,
   grantId,
@@ -16,7 +15,7 @@ import { rebuildHistory, repairProgress, revokeIntent } from "@rewards/ops";
 import { completed, eventBody, runCli, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { award, everyRecord, ownTable } from "./fixtures/announcerFixtures";
-import { writeHistory } from "./fixtures/historyFixtures";
+import { achievementItems, writeHistory } from "./fixtures/historyFixtures";
 
 /**
  * Achievements decided on the reader's timeline (docs/reading.md#when-exactly), with the history's
@@ -58,16 +57,11 @@ async function revoke(env: Env, tableName: string, intentKey: string) {
 
 /** The reader's achievement items: id → { earnedAt, grantId }. */
 async function achievementsOf(env: Env, tableName: string, userId: string) {
-  const { Items } = await createDynamoClient(env).send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-      ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": ACHIEVEMENT_SK_PREFIX },
-      ConsistentRead: true,
-    }),
-  );
   return Object.fromEntries(
-    (Items ?? []).map((item) => [item.achievement, { earnedAt: item.earnedAt, grantId: item.grantId }]),
+    (await achievementItems(env, tableName, userId)).map((item) => [
+      item.achievement,
+      { earnedAt: item.earnedAt, grantId: item.grantId },
+    ]),
   );
 }
 

@@ -33,6 +33,7 @@ export {
   consistentItems,
   historyItemsOf,
   historyOf,
+  partitionItems,
   type SettledAchievements,
   settleAchievements,
   settledByGuards,

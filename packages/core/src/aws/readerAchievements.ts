@@ -47,24 +47,33 @@ export type SettledAchievements =
 /** BatchGetItem's most keys a call. */
 const KEYS_PER_READ = 100;
 
-/** Every history item of `userId`, read consistently, all pages. An item that is not a history item throws. */
-export async function historyOf(table: AchievementTable, userId: string): Promise<HistoryItem[]> {
-  const items: HistoryItem[] = [];
+/** Every item of a user's partition whose sort key starts with `prefix`, read consistently, all pages. */
+export async function partitionItems(
+  table: AchievementTable,
+  userId: string,
+  prefix: string,
+): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await table.dynamo.send(
       new QueryCommand({
         TableName: table.tableName,
         KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": AWARD_SK_PREFIX },
+        ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": prefix },
         ConsistentRead: true,
         ExclusiveStartKey: start,
       }),
     );
-    items.push(...historyItemsOf(page.Items ?? []));
+    items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start !== undefined);
   return items;
+}
+
+/** Every history item of `userId`, read consistently, all pages. An item that is not a history item throws. */
+export async function historyOf(table: AchievementTable, userId: string): Promise<HistoryItem[]> {
+  return historyItemsOf(await partitionItems(table, userId, AWARD_SK_PREFIX));
 }
 
 /** Items read from the table as history items; one that is not a history item throws, naming it. */

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import {
   ACHIEVEMENT_SK_PREFIX,
   AWARD_SK_PREFIX,
@@ -8,31 +8,7 @@ import {
   profileKey,
   progressKey,
 } from "@rewards/core";
-
-/** Every item of a user's partition whose sort key starts with `prefix`, read consistently, all pages. */
-async function partitionItems(
-  dynamo: DynamoDBDocumentClient,
-  tableName: string,
-  userId: string,
-  prefix: string,
-): Promise<Record<string, unknown>[]> {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await dynamo.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": profileKey(userId).pk, ":prefix": prefix },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start !== undefined);
-  return items;
-}
+import { partitionItems } from "@rewards/core/aws";
 
 /** What the table holds of one reader's progress, read consistently. */
 export interface ReaderState {
@@ -73,8 +49,8 @@ export async function readerState(
   const [{ Item: profile }, { Item: streak }, achievements, history] = await Promise.all([
     dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true })),
     dynamo.send(new GetCommand({ TableName: tableName, Key: progressKey(userId), ConsistentRead: true })),
-    partitionItems(dynamo, tableName, userId, ACHIEVEMENT_SK_PREFIX),
-    partitionItems(dynamo, tableName, userId, AWARD_SK_PREFIX),
+    partitionItems({ dynamo, tableName }, userId, ACHIEVEMENT_SK_PREFIX),
+    partitionItems({ dynamo, tableName }, userId, AWARD_SK_PREFIX),
   ]);
   const days = streak?.days;
   const listed = streak?.achievements;
