@@ -92,6 +92,9 @@ describe("rewards backfill: readers paid before counts, streaks and achievements
     });
     expect(JSON.parse(dry.stdout)).toEqual({
       dryRun: true,
+      interrupted: false,
+      // The whole table, read once.
+      read: { items: 20, complete: true },
       counts: true,
       readers: [
         {
@@ -111,6 +114,7 @@ describe("rewards backfill: readers paid before counts, streaks and achievements
       // The history's writer put the week as it wrote the history: nothing to set.
       weeks: {
         dryRun: true,
+        interrupted: false,
         readers: [{ userId: user, changed: [] }],
         totals: { readers: 1, weeksChanged: 0, failed: 0, skipped: 0 },
       },

@@ -258,6 +258,7 @@ describe("the week's board, summed exactly once from the history", () => {
     expect([run.code, run.stderr]).toEqual([0, ""]);
     expect(JSON.parse(run.stdout).weeks).toEqual({
       dryRun: false,
+      interrupted: false,
       readers: [
         { userId: "w-one", changed: [{ week, from: 0, to: 40 }] },
         { userId: "w-two", changed: [{ week, from: 500, to: 20 }] },

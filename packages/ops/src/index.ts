@@ -42,6 +42,13 @@ export { type ReaderState, readerState } from "./progress/readerState";
 export { type ProgressReport, type ReaderRepair, repairProgress } from "./progress/repairProgress";
 export { cloudwatchFor, oldestMessageAge, type QueueCounts, queueCounts } from "./queues/queueCounts";
 export { waitForDrain, waitUntilDrained } from "./queues/waitForDrain";
+export {
+  type ReadersRepair,
+  type RepairPhase,
+  type RepairReadersOptions,
+  repairReaders,
+} from "./repair/repairReaders";
+export { type ReaderItems, readReader, readTable, type TableSnapshot } from "./repair/tableSnapshot";
 export { revokeIntent } from "./revoke/revokeIntent";
 export { revokeLines } from "./revoke/revokeLines";
 export { isUnreplayable } from "./streamFailures/batchReplay";

@@ -83,6 +83,7 @@ describe("repairProgress", () => {
     const { dynamo, writes } = fakeTable();
     expect(await repairProgress(dynamo, { ...options, dryRun: true })).toEqual({
       dryRun: true,
+      interrupted: false,
       counts: true,
       readers: [
         {

@@ -37,6 +37,7 @@ export {
   type SettledAchievements,
   settleAchievements,
   settledByGuards,
+  settledWith,
   UnprocessedKeysError,
 } from "./readerAchievements";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";

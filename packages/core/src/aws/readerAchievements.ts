@@ -154,6 +154,17 @@ export async function settledByGuards<
     table,
     standing.map((item) => item.intentKey),
   );
+  return settledWith(items, guards);
+}
+
+/**
+ * `items` as `guards` (by `pk`) say they are: settledByGuards on guards already read (an
+ * operator's pass reads them with the whole table).
+ */
+export function settledWith<T extends { intentKey?: unknown; awardedAt?: unknown; revokedAt?: unknown }>(
+  items: readonly T[],
+  guards: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
+): T[] {
   return items.map((item) => {
     if (item.revokedAt !== undefined || typeof item.intentKey !== "string") return item;
     const guard = guards.get(guardKey(item.intentKey).pk);

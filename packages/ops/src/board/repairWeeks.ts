@@ -1,7 +1,19 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { isoWeekOf, isoWeekPlus, weekExpiresAt } from "@rewards/core";
+import {
+  isoWeekOf,
+  isoWeekPlus,
+  sameWeek,
+  type WeekAward,
+  weekExpiresAt,
+  weekKey,
+  weekOfHistory,
+  weekStateOf,
+} from "@rewards/core";
 import { describeError, rebuildWeek, type WeekTable } from "@rewards/core/aws";
+import pLimit from "p-limit";
+import { withPending } from "../progress/readerState";
 import { everyReader } from "../progress/repairProgress";
+import type { ReaderItems, TableSnapshot } from "../repair/tableSnapshot";
 
 export interface RepairWeeksOptions {
   tableName: string;
@@ -19,7 +31,22 @@ export interface RepairWeeksOptions {
    * change: their weeks compared with the history as it stands would say nothing true).
    */
   skip?: ReadonlySet<string>;
+  /**
+   * The table as one pass read it (readTable): a week it shows right is left alone unread; one it
+   * shows wrong is made again from the history read consistently, under the writers' lock (a dry
+   * run says what the snapshot shows, with `pending`).
+   */
+  snapshot?: TableSnapshot | undefined;
+  /** By user: history items the rebuild wrote (or, in a dry run, would write), newer than the snapshot. */
+  pending?: ReadonlyMap<string, ReadonlyArray<Record<string, unknown> & { sk: string }>>;
+  /** Told after each reader: readers done, readers in all (0 while not known). */
+  onProgress?: (done: number, total: number) => void;
+  /** Stops before the next reader (Ctrl-C): the report then says `interrupted`. */
+  signal?: AbortSignal | undefined;
 }
+
+/** Readers whose weeks are repaired at once. */
+const READERS_AT_ONCE = 8;
 
 /** A week whose item was not what the history makes (`from` 0: no item; XP may be equal while the awards it names were not). */
 export interface WeekChange {
@@ -36,6 +63,8 @@ export interface ReaderWeeks {
 
 export interface WeeksReport {
   dryRun: boolean;
+  /** Stopped before every reader was repaired (Ctrl-C): a second run finishes. */
+  interrupted: boolean;
   readers: ReaderWeeks[];
   totals: { readers: number; weeksChanged: number; failed: number; skipped: number };
 }
@@ -66,27 +95,42 @@ export async function repairWeeks(
     clock: now,
   };
   const readers: ReaderWeeks[] = [];
-  const ids = options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId];
+  const { snapshot } = options;
+  const inSnapshot = snapshot
+    ? [...snapshot.readers.values()]
+        .filter(
+          (r) => r.profile !== undefined && (options.userId === undefined || r.userId === options.userId),
+        )
+        .map((r) => r.userId)
+        .sort()
+    : undefined;
+  const ids =
+    inSnapshot ?? (options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId]);
+  const limit = pLimit(READERS_AT_ONCE);
+  const running: Array<Promise<void>> = [];
   let skipped = 0;
+  let interrupted = false;
   for await (const userId of ids) {
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
     if (options.skip?.has(userId)) {
       skipped++;
       continue;
     }
-    const changed: WeekChange[] = [];
-    try {
-      for (const week of keptWeeks(now(), options.keepWeeks)) {
-        const rebuilt = await rebuildWeek(table, userId, week, options.dryRun);
-        if (!rebuilt.right) changed.push({ week, from: rebuilt.was, to: rebuilt.xp });
-      }
-      readers.push({ userId, changed });
-    } catch (error) {
-      readers.push({ userId, changed, failed: describeError(error) });
-    }
+    running.push(
+      limit(async () => {
+        readers.push(await repairReaderWeeks(table, options, userId, snapshot?.readers.get(userId)));
+        options.onProgress?.(readers.length + skipped, inSnapshot?.length ?? 0);
+      }),
+    );
   }
+  await Promise.all(running);
   readers.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   return {
     dryRun: options.dryRun,
+    interrupted,
     readers,
     totals: {
       readers: readers.length,
@@ -95,4 +139,43 @@ export async function repairWeeks(
       skipped,
     },
   };
+}
+
+/** A history item as the week reads it (awardsSince's projection). */
+const weekAwardOf = (item: Record<string, unknown>): WeekAward => ({
+  id: String(item.id),
+  earnedOn: String(item.earnedOn),
+  xp: Number(item.xp),
+  ...(typeof item.revokedAt === "string" ? { revokedAt: item.revokedAt } : {}),
+});
+
+async function repairReaderWeeks(
+  table: WeekTable,
+  options: RepairWeeksOptions,
+  userId: string,
+  items: ReaderItems | undefined,
+): Promise<ReaderWeeks> {
+  const changed: WeekChange[] = [];
+  const now = table.clock ?? Date.now;
+  const history = items && withPending(items.history, options.pending?.get(userId));
+  try {
+    for (const week of keptWeeks(now(), options.keepWeeks)) {
+      if (history !== undefined) {
+        // The snapshot decides which weeks to look at; a dry run says what it shows.
+        const wanted = weekOfHistory(history.map(weekAwardOf), week);
+        const sk = weekKey(userId, week).sk;
+        const stored = weekStateOf(items?.weeks.find((item) => item.sk === sk));
+        if (sameWeek(stored, wanted)) continue;
+        if (options.dryRun) {
+          changed.push({ week, from: stored.xp, to: wanted.xp });
+          continue;
+        }
+      }
+      const rebuilt = await rebuildWeek(table, userId, week, options.dryRun);
+      if (!rebuilt.right) changed.push({ week, from: rebuilt.was, to: rebuilt.xp });
+    }
+    return { userId, changed };
+  } catch (error) {
+    return { userId, changed, failed: describeError(error) };
+  }
 }

@@ -7,7 +7,9 @@ import {
   intentKeyOfGuard,
 } from "@rewards/core";
 import { describeError, isConditionFailure } from "@rewards/core/aws";
-import { guardPages } from "../guardPages";
+import pLimit from "p-limit";
+import { type GuardPage, guardPages } from "../guardPages";
+import type { TableSnapshot } from "../repair/tableSnapshot";
 import { keyText, storedHistoryItems } from "./storedHistoryItems";
 
 export interface RebuildOptions {
@@ -22,7 +24,20 @@ export interface RebuildOptions {
   now?: () => number;
   /** Told of each item written (in a dry run, each that would be): what the progress repair then reads. */
   onItem?: (item: HistoryItem) => void;
+  /**
+   * The table as one pass read it (readTable): its guards and stored items are decided from,
+   * nothing is read again (each put keeps its condition). Without it, the guards are scanned and
+   * each page's items read consistently.
+   */
+  snapshot?: TableSnapshot | undefined;
+  /** Told after each guard decided: guards done, guards in all (known with a snapshot; 0 without). */
+  onProgress?: (done: number, total: number) => void;
+  /** Stops at the next guard (Ctrl-C): the report then says `interrupted`. */
+  signal?: AbortSignal | undefined;
 }
+
+/** Puts in flight at once: the SDK's connections stay busy while each waits on its answer. */
+const PUTS_AT_ONCE = 8;
 
 /** What the rebuild did (or, in a dry run, would do) to one user's history, by intent key. */
 export interface UserRebuild {
@@ -58,6 +73,8 @@ export interface RebuildTotals {
 
 export interface RebuildReport {
   dryRun: boolean;
+  /** Stopped before every guard was decided (Ctrl-C): what it reports was done, and a second run finishes. */
+  interrupted: boolean;
   /** The user asked for, or null for every user (--all). */
   userId: string | null;
   historyDays: number;
@@ -113,56 +130,106 @@ export async function rebuildHistory(
   const now = options.now ?? Date.now;
   const users = new Map<string, UserRebuild>();
   const unreadable: RebuildReport["unreadable"] = [];
+  const puts = pLimit(PUTS_AT_ONCE);
+  const total = options.snapshot
+    ? [...options.snapshot.readers.values()].reduce((sum, reader) => sum + reader.guards.length, 0)
+    : 0;
   let guards = 0;
-  for await (const page of guardPages(dynamo, options.tableName, { userId: options.userId })) {
+  let interrupted = false;
+  for await (const page of pagesOf(dynamo, options)) {
     unreadable.push(...page.unreadable);
-    guards += page.guards.length;
     // Each guard with the key of its item, as the writer derives it.
     const keyed = page.guards.map((guard) => {
       const { pk, sk } = historyItemOf(guard, { historyDays: options.historyDays });
       return { guard, key: { pk, sk } };
     });
-    const stored = await storedHistoryItems(
-      dynamo,
-      options.tableName,
-      keyed.map(({ key }) => key),
-    );
+    const stored =
+      page.stored ??
+      (await storedHistoryItems(
+        dynamo,
+        options.tableName,
+        keyed.map(({ key }) => key),
+      ));
     const nowMs = now();
+    const decided: Array<Promise<void>> = [];
     for (const { guard, key } of keyed) {
+      if (options.signal?.aborted) {
+        interrupted = true;
+        break;
+      }
+      guards++;
       const user = users.get(guard.userId) ?? emptyUser(guard.userId);
       users.set(guard.userId, user);
       const repair = historyRepairOf(guard, stored.get(keyText(key)), {
         historyDays: options.historyDays,
         nowMs,
       });
-      if (repair.kind === "expired") {
-        user.expired++;
-        continue;
-      }
-      if (repair.kind !== "missing" && repair.keptRevocation)
+      if (repair.kind === "expired") user.expired++;
+      else if (repair.kind !== "missing" && repair.keptRevocation)
         user.keptRevoked.push(intentKeyOfGuard(guard.pk));
-      if (repair.kind === "unchanged") {
-        user.unchanged++;
+      if (repair.kind === "expired" || repair.kind === "unchanged") {
+        if (repair.kind === "unchanged") user.unchanged++;
+        options.onProgress?.(guards, total);
         continue;
       }
-      const written = options.dryRun ? "written" : await put(dynamo, options.tableName, repair.item);
-      if (written === "written") options.onItem?.(repair.item);
-      const intentKey = repair.item.intentKey;
-      if (written === "skipped") user.skipped.push(intentKey);
-      else if (written !== "written") user.failed.push({ intentKey, reason: written.reason });
-      else if (repair.kind === "missing") user.written.push(intentKey);
-      else user.corrected.push({ intentKey, fields: repair.fields });
+      const done = guards;
+      decided.push(
+        puts(async () => {
+          const written = options.dryRun ? "written" : await put(dynamo, options.tableName, repair.item);
+          if (written === "written") options.onItem?.(repair.item);
+          const intentKey = repair.item.intentKey;
+          if (written === "skipped") user.skipped.push(intentKey);
+          else if (written !== "written") user.failed.push({ intentKey, reason: written.reason });
+          else if (repair.kind === "missing") user.written.push(intentKey);
+          else user.corrected.push({ intentKey, fields: repair.fields });
+          options.onProgress?.(done, total);
+        }),
+      );
     }
+    await Promise.all(decided);
+    if (interrupted) break;
   }
   const byUser = [...users.values()].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  // Puts answer in any order: each list in intent key order, so a report reads the same every run.
+  const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  for (const user of byUser) {
+    user.written.sort(byKey);
+    user.skipped.sort(byKey);
+    user.corrected.sort((a, b) => byKey(a.intentKey, b.intentKey));
+    user.failed.sort((a, b) => byKey(a.intentKey, b.intentKey));
+  }
   return {
     dryRun: options.dryRun,
+    interrupted,
     userId: options.userId ?? null,
     historyDays: options.historyDays,
     totals: totalsOf(byUser, guards, unreadable.length),
     users: byUser,
     unreadable,
   };
+}
+
+/**
+ * The guards to rebuild from, page by page: the snapshot's (with the items it holds, by key), or
+ * the table's scanned (their items then read consistently).
+ */
+async function* pagesOf(
+  dynamo: DynamoDBDocumentClient,
+  options: RebuildOptions,
+): AsyncGenerator<GuardPage & { stored?: Map<string, Record<string, unknown>> }> {
+  const { snapshot } = options;
+  if (snapshot === undefined) {
+    yield* guardPages(dynamo, options.tableName, { userId: options.userId });
+    return;
+  }
+  yield { guards: [], unreadable: snapshot.unreadable };
+  for (const reader of snapshot.readers.values()) {
+    if (options.userId !== undefined && reader.userId !== options.userId) continue;
+    const stored = new Map(
+      reader.history.map((item) => [keyText({ pk: String(item.pk), sk: String(item.sk) }), item]),
+    );
+    yield { guards: reader.guards, unreadable: [], stored };
+  }
 }
 
 /** The writer's own put of an item: `skipped` when its condition failed (the stored item is revoked). */

@@ -46,14 +46,28 @@ export async function readerState(
   userId: string,
   pending?: ReadonlyArray<Record<string, unknown> & { sk: string }>,
 ): Promise<ReaderState> {
-  const [{ Item: profile }, { Item: streak }, achievements, history] = await Promise.all([
+  const [{ Item: profile }, { Item: progress }, achievements, history] = await Promise.all([
     dynamo.send(new GetCommand({ TableName: tableName, Key: profileKey(userId), ConsistentRead: true })),
     dynamo.send(new GetCommand({ TableName: tableName, Key: progressKey(userId), ConsistentRead: true })),
     partitionItems({ dynamo, tableName }, userId, ACHIEVEMENT_SK_PREFIX),
     partitionItems({ dynamo, tableName }, userId, AWARD_SK_PREFIX),
   ]);
-  const days = streak?.days;
-  const listed = streak?.achievements;
+  return readerStateOf({ profile, progress, achievements, history }, pending);
+}
+
+/** A reader's state from their items as read (a consistent read, or an operator's snapshot of the table). */
+export function readerStateOf(
+  items: {
+    profile: Record<string, unknown> | undefined;
+    progress: Record<string, unknown> | undefined;
+    achievements: ReadonlyArray<Record<string, unknown>>;
+    history: ReadonlyArray<Record<string, unknown>>;
+  },
+  pending?: ReadonlyArray<Record<string, unknown> & { sk: string }>,
+): ReaderState {
+  const { profile, progress, achievements, history } = items;
+  const days = progress?.days;
+  const listed = progress?.achievements;
   return {
     profile: profile && {
       xp: numberOr(profile.xp, 0),

@@ -16,10 +16,13 @@ import {
   overtakenDays,
   settleAchievements,
   settledByGuards,
+  settledWith,
 } from "@rewards/core/aws";
+import pLimit from "p-limit";
+import type { ReaderItems, TableSnapshot } from "../repair/tableSnapshot";
 import { scanTable } from "../tableScan";
 import { type ProgressRepair, progressRepairOf } from "./progressRepair";
-import { readerState } from "./readerState";
+import { type ReaderState, readerState, readerStateOf } from "./readerState";
 
 export interface RepairProgressOptions {
   tableName: string;
@@ -31,7 +34,20 @@ export interface RepairProgressOptions {
   dryRun: boolean;
   /** By user: history items a dry run of `history rebuild` would write, read in place of the stored ones. */
   pending?: ReadonlyMap<string, readonly HistoryItem[]>;
+  /**
+   * The table as one pass read it (readTable): every reader in it with a profile is decided from
+   * it — their partition and their guards — and nothing is read again unless an achievement is
+   * due (settleAchievements reads the profile). Each write keeps its condition.
+   */
+  snapshot?: TableSnapshot | undefined;
+  /** Told after each reader: readers done, readers in all (0 while not known). */
+  onProgress?: (done: number, total: number) => void;
+  /** Stops before the next reader (Ctrl-C): the report then says `interrupted`. */
+  signal?: AbortSignal | undefined;
 }
+
+/** Readers repaired at once: each waits on its own reads and writes. */
+const READERS_AT_ONCE = 8;
 
 /** What was (or, in a dry run, would be) repaired of one reader. */
 export interface ReaderRepair {
@@ -51,6 +67,8 @@ export interface ReaderRepair {
 
 export interface ProgressReport {
   dryRun: boolean;
+  /** Stopped before every reader was repaired (Ctrl-C): a second run finishes. */
+  interrupted: boolean;
   counts: boolean;
   readers: ReaderRepair[];
   totals: {
@@ -178,61 +196,34 @@ export async function repairProgress(
   options: RepairProgressOptions,
 ): Promise<ProgressReport> {
   const readers: ReaderRepair[] = [];
-  const ids = options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId];
+  const { snapshot } = options;
+  const ids: AsyncIterable<string> | Iterable<string> = snapshot
+    ? readersWithProfile(snapshot, options.userId)
+    : options.userId === undefined
+      ? everyReader(dynamo, options.tableName)
+      : [options.userId];
+  const total = snapshot ? [...readersWithProfile(snapshot, options.userId)].length : 0;
+  const limit = pLimit(READERS_AT_ONCE);
+  const running: Array<Promise<void>> = [];
+  let interrupted = false;
   for await (const userId of ids) {
-    try {
-      const pending = options.pending?.get(userId);
-      const read = await readerState(dynamo, options.tableName, userId, pending);
-      // Revocations still on their way to the history count as revoked (their guards say so).
-      const state = {
-        ...read,
-        history: await settledByGuards({ dynamo, tableName: options.tableName }, read.history),
-      };
-      const repair = progressRepairOf(state, { counts: options.counts });
-      const counts = options.dryRun
-        ? repair.counts === undefined
-          ? "right"
-          : repair.counts === "incomplete"
-            ? "incomplete"
-            : "set"
-        : await applyRepair(dynamo, options, userId, repair, state.profile);
-      // The history read above, pending items in it and settled by the guards: not read twice.
-      const settled = await settleAchievements({ dynamo, tableName: options.tableName }, userId, {
-        earned: state.achievements,
-        dryRun: options.dryRun,
-        history: historyItemsOf(state.history),
-      });
-      const due = settled.kind === "settled" ? settled.due : [];
-      if (!options.dryRun)
-        await listAchievements(dynamo, options.tableName, userId, [
-          ...repair.list,
-          ...due.map(({ achievement }) => achievement).filter((id) => !state.listed.has(id)),
-        ]);
-      readers.push({
-        userId,
-        daysKept: repair.keep.length,
-        daysUnkept: repair.unkeep.length,
-        achieved: due.map(({ achievement }) => achievement),
-        earned: due,
-        ...(settled.kind === "behind" ? { waiting: settled.reason } : {}),
-        counts,
-      });
-    } catch (error) {
-      readers.push({
-        userId,
-        daysKept: 0,
-        daysUnkept: 0,
-        achieved: [],
-        earned: [],
-        counts: "right",
-        failed: describeError(error),
-      });
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
     }
+    running.push(
+      limit(async () => {
+        readers.push(await repairReader(dynamo, options, userId, snapshot?.readers.get(userId)));
+        options.onProgress?.(readers.length, total);
+      }),
+    );
   }
+  await Promise.all(running);
   readers.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   const sum = (count: (reader: ReaderRepair) => number) => readers.reduce((total, r) => total + count(r), 0);
   return {
     dryRun: options.dryRun,
+    interrupted,
     counts: options.counts,
     readers,
     totals: {
@@ -245,4 +236,84 @@ export async function repairProgress(
       failed: sum((r) => (r.failed ? 1 : 0)),
     },
   };
+}
+
+/** The snapshot's readers with a profile (those everyReader would scan for), in user id order. */
+function* readersWithProfile(snapshot: TableSnapshot, userId: string | undefined): Generator<string> {
+  const ids = [...snapshot.readers.values()]
+    .filter((reader) => reader.profile !== undefined && (userId === undefined || reader.userId === userId))
+    .map((reader) => reader.userId)
+    .sort();
+  yield* ids;
+}
+
+/** A reader's state settled by their guards: read now, or from the snapshot (`items`). */
+async function settledState(
+  dynamo: DynamoDBDocumentClient,
+  options: RepairProgressOptions,
+  userId: string,
+  items: ReaderItems | undefined,
+): Promise<ReaderState> {
+  const pending = options.pending?.get(userId);
+  if (items === undefined) {
+    const read = await readerState(dynamo, options.tableName, userId, pending);
+    // Revocations still on their way to the history count as revoked (their guards say so).
+    return {
+      ...read,
+      history: await settledByGuards({ dynamo, tableName: options.tableName }, read.history),
+    };
+  }
+  const read = readerStateOf(items, pending);
+  const guards = new Map(items.guards.map((guard) => [guard.pk, guard as Record<string, unknown>]));
+  return { ...read, history: settledWith(read.history, guards) };
+}
+
+async function repairReader(
+  dynamo: DynamoDBDocumentClient,
+  options: RepairProgressOptions,
+  userId: string,
+  items: ReaderItems | undefined,
+): Promise<ReaderRepair> {
+  try {
+    const state = await settledState(dynamo, options, userId, items);
+    const repair = progressRepairOf(state, { counts: options.counts });
+    const counts = options.dryRun
+      ? repair.counts === undefined
+        ? "right"
+        : repair.counts === "incomplete"
+          ? "incomplete"
+          : "set"
+      : await applyRepair(dynamo, options, userId, repair, state.profile);
+    // The history read above, pending items in it and settled by the guards: not read twice.
+    const settled = await settleAchievements({ dynamo, tableName: options.tableName }, userId, {
+      earned: state.achievements,
+      dryRun: options.dryRun,
+      history: historyItemsOf(state.history),
+    });
+    const due = settled.kind === "settled" ? settled.due : [];
+    if (!options.dryRun)
+      await listAchievements(dynamo, options.tableName, userId, [
+        ...repair.list,
+        ...due.map(({ achievement }) => achievement).filter((id) => !state.listed.has(id)),
+      ]);
+    return {
+      userId,
+      daysKept: repair.keep.length,
+      daysUnkept: repair.unkeep.length,
+      achieved: due.map(({ achievement }) => achievement),
+      earned: due,
+      ...(settled.kind === "behind" ? { waiting: settled.reason } : {}),
+      counts,
+    };
+  } catch (error) {
+    return {
+      userId,
+      daysKept: 0,
+      daysUnkept: 0,
+      achieved: [],
+      earned: [],
+      counts: "right",
+      failed: describeError(error),
+    };
+  }
 }
