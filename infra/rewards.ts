@@ -129,7 +129,7 @@ export function createRewards() {
       // The same variables the local function runtime sets (workerEnvironment).
       environment: workerEnvironment(
         { tableName: rewardsTable.name, dlqUrl: dlq.url },
-        { dailyCap: settings.dailyCap },
+        { stage: $app.stage, dailyCap: settings.dailyCap },
       ),
     },
     {
@@ -159,7 +159,7 @@ export function createRewards() {
     {
       ...functionSettings("announcer", announcer),
       permissions: announcerPermissions(bus.arn, announcerFailures.arn),
-      environment: announcerEnvironment({ busName: bus.name }),
+      environment: announcerEnvironment({ busName: bus.name }, { stage: $app.stage }),
     },
     {
       // Only guard INSERTs and MODIFYs, and achievements' INSERTs, reach the function (the same
@@ -193,6 +193,7 @@ export function createRewards() {
       environment: historyEnvironment(
         { tableName: rewardsTable.name },
         {
+          stage: $app.stage,
           historyDays: settings.historyDays,
           boardWeeks: settings.boardWeeks,
           boardShards: settings.boardShards,
@@ -226,7 +227,7 @@ export function createRewards() {
     // where the worker writes it, and the board from every shard the writer fills.
     environment: readApiEnvironment(
       { tableName: rewardsTable.name },
-      { dailyCap: settings.dailyCap, boardShards: settings.boardShards },
+      { stage: $app.stage, dailyCap: settings.dailyCap, boardShards: settings.boardShards },
     ),
     ...(settings.readerConcurrency === undefined
       ? {}
@@ -243,6 +244,8 @@ export function createRewards() {
     });
   }
   const names = {
+    // The functions' own metrics carry it (REWARDS_STAGE): the alarms and the dashboard filter on it.
+    stage: $app.stage,
     dlq: dlq.nodes.queue.name,
     queue: events.nodes.queue.name,
     functionName: subscriber.nodes.function.name,
@@ -278,7 +281,9 @@ export function createRewards() {
   });
 
   return {
-    // `rewards env` turns these (SST writes them to .sst/outputs.json) into the CLI's variables.
+    // `rewards env` turns these (SST writes them to .sst/outputs.json) into the CLI's variables,
+    // and names the stage they came from (the file holds whichever stage was deployed last).
+    stage: $app.stage,
     region,
     queueUrl: events.url,
     queueArn: events.arn,
