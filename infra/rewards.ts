@@ -22,6 +22,9 @@ import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
 
+/** The log group a function writes to: the one SST created for it (logging.retention). */
+const logGroupOf = (fn: sst.aws.Function) => fn.nodes.function.loggingConfig.logGroup;
+
 /**
  * SST's spelling of an index's projection for DynamoDB's (resources.ts keeps DynamoDB's, as the
  * local stack's CreateTable takes it). A projection not here fails the type check, not a deploy.
@@ -308,5 +311,11 @@ export function createRewards() {
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
     // The operator's dashboard in the CloudWatch console.
     dashboardUrl: $resolve([region, dashboard.dashboardName]).apply(([at, name]) => dashboardUrl(at, name)),
+    // Each function's log group, where its runbook's Logs Insights query runs (docs/operations.md#runbooks):
+    // SST names them with a random suffix, so the console's search or these are the way to them.
+    workerLogGroup: subscriber.nodes.function.apply(logGroupOf),
+    announcerLogGroup: announcerSubscriber.nodes.function.apply(logGroupOf),
+    historyLogGroup: historySubscriber.nodes.function.apply(logGroupOf),
+    readApiLogGroup: logGroupOf(readApiFunction),
   };
 }

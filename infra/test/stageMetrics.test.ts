@@ -1,6 +1,6 @@
 import { EMITTED_METRICS } from "@rewards/core/deploy";
 import { beforeAll, describe, expect, it } from "vitest";
-import { all } from "./helpers";
+import { ANNOUNCER, all, HISTORY, named, WORKER } from "./helpers";
 import { type ProgramRun, type RegisteredResource, runSstProgram } from "./runSstProgram";
 
 // Two stages in one account and region must never alarm on each other: every alarm watches its
@@ -53,5 +53,27 @@ describe.each(["production", "pr-42"])("stage %s: its metrics and alarms are its
 
   it("outputs the stage (`rewards env` names it)", () => {
     expect(run.outputs.stage).toBe(stage);
+  });
+
+  it("outputs each function's log group as SST created it (docs/operations.md#runbooks names them)", () => {
+    const logGroupOf = (prefix: string) =>
+      named(run, "aws:cloudwatch/logGroup:LogGroup", prefix).inputs.name as string;
+    expect({
+      workerLogGroup: run.outputs.workerLogGroup,
+      announcerLogGroup: run.outputs.announcerLogGroup,
+      historyLogGroup: run.outputs.historyLogGroup,
+      readApiLogGroup: run.outputs.readApiLogGroup,
+    }).toEqual({
+      workerLogGroup: logGroupOf(WORKER),
+      announcerLogGroup: logGroupOf(ANNOUNCER),
+      historyLogGroup: logGroupOf(HISTORY),
+      readApiLogGroup: logGroupOf("ReadApi"),
+    });
+    // Each the one its function writes to.
+    for (const prefix of [WORKER, ANNOUNCER, HISTORY, "ReadApi"]) {
+      const fn = named(run, "aws:lambda/function:Function", prefix);
+      expect((fn.inputs.loggingConfig as { logGroup: string }).logGroup).toBe(logGroupOf(prefix));
+      expect(logGroupOf(prefix)).toMatch(new RegExp(`^/aws/lambda/[a-z]*-${stage}-${prefix}`));
+    }
   });
 });
