@@ -42,4 +42,14 @@ export {
   workerEnvironment,
 } from "./functionEnvironment";
 export { resources } from "./resources";
+export {
+  LOCAL_CREDENTIALS,
+  LOCAL_ENDPOINT_VARIABLES,
+  LOCAL_ONLY_VARIABLES,
+  type LocalEndpointVariable,
+  type StageEnvironment,
+  type StageOutputs,
+  stageEnvironment,
+  stageOutputsSchema,
+} from "./stageEnvironment";
 export { type ToolConfig, toolConfigFrom, toolConfigSchema } from "./toolConfig";
