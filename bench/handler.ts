@@ -78,6 +78,7 @@ function stubDynamo(answer: "ok" | "duplicate", mode: "send" | "http") {
 function deps(dynamo: DynamoDBDocumentClient): WorkerDeps {
   return {
     tableName: "bench",
+    stage: "bench",
     concurrency: 10,
     dynamo,
     sqs: { send: async () => ({}) } as unknown as SQSClient,

@@ -1,4 +1,10 @@
-import { resources } from "@rewards/core/deploy";
+import {
+  EMITTED_METRICS,
+  METRICS_DIMENSION,
+  METRICS_NAMESPACE,
+  METRICS_STAGE_DIMENSION,
+  resources,
+} from "@rewards/core/deploy";
 
 interface AlarmSpecBase<Name> {
   name: string;
@@ -12,8 +18,12 @@ interface AlarmSpecBase<Name> {
   evaluationPeriods: number;
 }
 
-/** The stage's queues and functions, by their deployed names (the worker's is `functionName`). */
+/**
+ * The stage's queues and functions, by their deployed names (the worker's is `functionName`),
+ * and the stage itself: the `stage` dimension of the functions' own metrics (REWARDS_STAGE).
+ */
 export interface StageNames<Name = string> {
+  stage: string;
   dlq: Name;
   queue: Name;
   functionName: Name;
@@ -24,6 +34,15 @@ export interface StageNames<Name = string> {
   readApiFunctionName: Name;
 }
 
+/**
+ * The dimensions of a function's own EMF metric: its service and the stage. Both, always: the
+ * namespace is the account's, so an alarm on `service` alone would fire on every stage's.
+ */
+const emittedBy = (emitted: { service: string }, stage: string) => ({
+  [METRICS_DIMENSION]: emitted.service,
+  [METRICS_STAGE_DIMENSION]: stage,
+});
+
 /** An alarm on a statistic (Sum, Maximum), or on a percentile (extendedStatistic `p99`). */
 export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
   ({ statistic: "Sum" | "Maximum" } | { extendedStatistic: `p${number}` });
@@ -31,7 +50,7 @@ export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
 /**
  * The alarms an operator needs, as data (infra/rewards.ts turns them into CloudWatch
  * alarms): anything in the DLQ; a backlog older than the limit; the function's own errors
- * and throttles; the worker's `Rewards` metrics (EMF) — `failed` above zero for several
+ * and throttles; the worker's `Rewards` metrics (EMF, in this stage) — `failed` above zero for several
  * minutes in a row (transient failures that do not clear), `parked` at all; the announcer
  * falling behind the stream (its iterator age), and batches it gave up (its failure queue);
  * the history writer falling behind the stream, its failed invocations, and batches it gave up
@@ -101,9 +120,9 @@ export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
     {
       name: "MessagesFailing",
       description: `The worker reported failed messages for ${failedPeriods} minutes in a row: DynamoDB throttling, a configuration problem, or an outage (logs: cause).`,
-      namespace: "Rewards",
+      namespace: METRICS_NAMESPACE,
       metricName: "failed",
-      dimensions: { service: "rewards-worker" },
+      dimensions: emittedBy(EMITTED_METRICS.worker, names.stage),
       statistic: "Sum",
       threshold: 0,
       periodSeconds: 60,
@@ -113,9 +132,9 @@ export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
       name: "MessagesParked",
       description:
         "The worker parked messages it can never pay (bad events, or a rejected profile): `rewards dlq peek`.",
-      namespace: "Rewards",
+      namespace: METRICS_NAMESPACE,
       metricName: "parked",
-      dimensions: { service: "rewards-worker" },
+      dimensions: emittedBy(EMITTED_METRICS.worker, names.stage),
       statistic: "Sum",
       threshold: 0,
       periodSeconds: 60,
@@ -184,9 +203,9 @@ export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
       // handler answers (throttled reads, a missing table), which Lambda sees as successes.
       name: "ReadApiErrors",
       description: `The read API answered more than ${readApi5xxPerMinute} 5xx a minute for ${readApi5xxPeriods} minutes in a row: sites cannot show rewards; see its logs (throttling, permissions).`,
-      namespace: "Rewards",
+      namespace: METRICS_NAMESPACE,
       metricName: "5xx",
-      dimensions: { service: "rewards-read-api" },
+      dimensions: emittedBy(EMITTED_METRICS.readApi, names.stage),
       statistic: "Sum",
       threshold: readApi5xxPerMinute,
       periodSeconds: 60,

@@ -1,4 +1,4 @@
-import type { DashboardBody, MetricWidget } from "./dashboardSpec";
+import { type DashboardBody, lineDimensions, lineOptions, type MetricWidget } from "./dashboardSpec";
 
 /** Pixels per grid column and per grid row (CloudWatch's grid: 24 columns). */
 const COLUMN = 40;
@@ -42,26 +42,32 @@ function widgetPicture(widget: MetricWidget<unknown>): string {
     y += 17;
   }
   y += 4;
-  metrics.forEach(([, , , , options], index) => {
+  metrics.forEach((line, index) => {
     const colour = COLOURS[index % COLOURS.length] as string;
     parts.push(`<rect x="${left + 10}" y="${y - 9}" width="10" height="10" fill="${colour}"/>`);
-    parts.push(text(left + 26, y, options.label));
+    parts.push(text(left + 26, y, lineOptions(line).label));
     y += 16;
   });
-  // What it plots, by namespace: "Rewards: awarded, duplicate (service); Sum, 60 s".
+  // What it plots, by namespace: "Rewards (service, stage): awarded, duplicate; Sum, 60 s".
   const byNamespace = new Map<string, Set<string>>();
-  for (const [namespace, metricName, dimensionName] of metrics) {
-    const key = `${namespace} (${dimensionName})`;
-    byNamespace.set(key, (byNamespace.get(key) ?? new Set()).add(metricName));
+  for (const line of metrics) {
+    const key = `${line[0]} (${Object.keys(lineDimensions(line)).join(", ")})`;
+    byNamespace.set(key, (byNamespace.get(key) ?? new Set()).add(line[1]));
   }
-  const stats = [...new Set(metrics.map(([, , , , options]) => options.stat ?? stat))];
+  const stats = [...new Set(metrics.map((line) => lineOptions(line).stat ?? stat))];
   const plotted = [...byNamespace].map(([key, names]) => `${key}: ${[...names].join(", ")}`);
   const footer = `${plotted.join("; ")}; ${stats.join(", ")}, ${period} s`;
-  const alarms = (annotations?.horizontal ?? []).map((line) => `${line.label} at ${line.value}`);
-  const notes = [...wrap(footer, columns), ...alarms.flatMap((alarm) => wrap(alarm, columns))];
+  // Each annotation's label names its alarms, their threshold and how long it must be crossed.
+  const alarms = (annotations?.horizontal ?? []).map((line) => line.label);
+  const notes = [
+    ...wrap(footer, columns).map((note) => ({ note, style: "note" })),
+    ...alarms.flatMap((alarm) => wrap(alarm, columns)).map((note) => ({ note, style: "alarm" })),
+  ];
   let noteY = top + height - 8 - (notes.length - 1) * 14;
-  for (const note of notes) {
-    parts.push(text(left + 10, noteY, note, note.startsWith("alarm") ? ' class="alarm"' : ' class="note"'));
+  // Bottom-up under the legend: a widget with more to say than room would draw over its own lines.
+  if (noteY - 10 < y) throw new Error(`dashboard picture: "${title}" has more notes than room; widen it`);
+  for (const { note, style } of notes) {
+    parts.push(text(left + 10, noteY, note, ` class="${style}"`));
     noteY += 14;
   }
   return `<g>\n${parts.map((part) => `  ${part}`).join("\n")}\n</g>`;

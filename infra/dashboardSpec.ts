@@ -1,4 +1,9 @@
-import { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "@rewards/core/deploy";
+import {
+  EMITTED_METRICS,
+  METRICS_DIMENSION,
+  METRICS_NAMESPACE,
+  METRICS_STAGE_DIMENSION,
+} from "@rewards/core/deploy";
 import { type AlarmSpec, alarmSpecs, type StageNames } from "./alarmSpecs";
 
 /** Every line's and every widget's period: one point a minute. */
@@ -13,14 +18,43 @@ export interface LineOptions {
   stat?: `p${number}`;
 }
 
-/** One line of a metric widget, as CloudWatch spells it: namespace, metric, one dimension, options. */
-export type MetricLine<Name = string> = [
-  namespace: string,
-  metricName: string,
-  dimensionName: string,
-  dimensionValue: Name | string,
-  options: LineOptions,
-];
+/**
+ * One line of a metric widget, as CloudWatch spells it: namespace, metric, its dimensions as
+ * name-value pairs, options. An AWS metric has one dimension (its function or queue, already
+ * the stage's own); a `Rewards` metric two, `service` and `stage`.
+ */
+export type MetricLine<Name = string> =
+  | [
+      namespace: string,
+      metricName: string,
+      dimensionName: string,
+      dimensionValue: Name | string,
+      options: LineOptions,
+    ]
+  | [
+      namespace: string,
+      metricName: string,
+      dimensionName: string,
+      dimensionValue: Name | string,
+      secondDimensionName: string,
+      secondDimensionValue: Name | string,
+      options: LineOptions,
+    ];
+
+/** A line's dimensions, name to value. */
+export function lineDimensions<Name>(line: MetricLine<Name>): Record<string, Name | string> {
+  return line.length === 5 ? { [line[2]]: line[3] } : { [line[2]]: line[3], [line[4]]: line[5] };
+}
+
+/** A line's options (its label, and its own statistic if it has one): always its last element. */
+export const lineOptions = <Name>(line: MetricLine<Name>): LineOptions =>
+  line.length === 5 ? line[4] : line[6];
+
+/** An alarm's line on the widget that draws its metric: its threshold, and what crossing it takes. */
+export interface AlarmAnnotation {
+  label: string;
+  value: number;
+}
 
 export interface MetricWidget<Name = string> {
   type: "metric";
@@ -37,8 +71,8 @@ export interface MetricWidget<Name = string> {
     /** Each line's unless it names its own (the read API's percentiles). */
     stat: "Sum" | "Maximum" | `p${number}`;
     metrics: MetricLine<Name>[];
-    /** The alarms on these lines, at their thresholds (an alarm at 0 needs no line: the axis is it). */
-    annotations?: { horizontal: Array<{ label: string; value: number }> };
+    /** Every alarm on these lines, at its threshold (one line per threshold, naming each alarm at it). */
+    annotations?: { horizontal: AlarmAnnotation[] };
     yAxis: { left: { min: 0 } };
   };
 }
@@ -56,15 +90,22 @@ type Unplaced<Name> = { width: number } & Pick<
   "title" | "stat" | "metrics"
 >;
 
-/** The lines of a function's EMF counts (EMITTED_METRICS: what the emitter's types allow). */
+/**
+ * The lines of a function's EMF counts (EMITTED_METRICS: what the emitter's types allow), in
+ * this stage: the `Rewards` namespace is the account's, so a line without the stage would add
+ * up every stage's.
+ */
 function countLines<Name>(
   emitted: (typeof EMITTED_METRICS)[keyof typeof EMITTED_METRICS],
+  stage: string,
 ): MetricLine<Name>[] {
   return emitted.counts.map((count) => [
     METRICS_NAMESPACE,
     count,
     METRICS_DIMENSION,
     emitted.service,
+    METRICS_STAGE_DIMENSION,
+    stage,
     { label: count },
   ]);
 }
@@ -95,7 +136,7 @@ function rows<Name>(names: DashboardNames<Name>): Unplaced<Name>[][] {
         width: 12,
         title: "Worker: messages a minute",
         stat: "Sum",
-        metrics: countLines(EMITTED_METRICS.worker),
+        metrics: countLines(EMITTED_METRICS.worker, names.stage),
       },
       {
         width: 6,
@@ -119,13 +160,13 @@ function rows<Name>(names: DashboardNames<Name>): Unplaced<Name>[][] {
         width: 8,
         title: "Announcer: records a minute",
         stat: "Sum",
-        metrics: countLines(EMITTED_METRICS.announcer),
+        metrics: countLines(EMITTED_METRICS.announcer, names.stage),
       },
       {
         width: 8,
         title: "History writer: records a minute",
         stat: "Sum",
-        metrics: countLines(EMITTED_METRICS.history),
+        metrics: countLines(EMITTED_METRICS.history, names.stage),
       },
       {
         width: 8,
@@ -142,7 +183,7 @@ function rows<Name>(names: DashboardNames<Name>): Unplaced<Name>[][] {
         width: 8,
         title: "Read API: requests a minute",
         stat: "Sum",
-        metrics: countLines(EMITTED_METRICS.readApi),
+        metrics: countLines(EMITTED_METRICS.readApi, names.stage),
       },
       {
         width: 8,
@@ -180,26 +221,43 @@ function rows<Name>(names: DashboardNames<Name>): Unplaced<Name>[][] {
   ];
 }
 
-/** Whether the alarm watches this line: the same metric, dimension value and statistic. */
-function watches<Name>(alarm: AlarmSpec<Name>, line: MetricLine<Name>, widgetStat: string): boolean {
-  const [namespace, metricName, dimensionName, dimensionValue, options] = line;
+/** Whether the alarm watches this line: the same metric, the same dimensions (all of them), the same statistic. */
+export function watches<Name>(alarm: AlarmSpec<Name>, line: MetricLine<Name>, widgetStat: string): boolean {
+  const [namespace, metricName] = line;
   const alarmStat = "extendedStatistic" in alarm ? alarm.extendedStatistic : alarm.statistic;
+  const drawn = Object.entries(lineDimensions(line));
   return (
     alarm.namespace === namespace &&
     alarm.metricName === metricName &&
-    alarm.dimensions[dimensionName] === dimensionValue &&
-    alarmStat === (options.stat ?? widgetStat)
+    drawn.length === Object.keys(alarm.dimensions).length &&
+    drawn.every(([name, value]) => alarm.dimensions[name] === value) &&
+    alarmStat === (lineOptions(line).stat ?? widgetStat)
   );
 }
 
-/** The alarms above zero on a widget's lines, one line per threshold. */
-function thresholds<Name>(widget: Unplaced<Name>, alarms: AlarmSpec<Name>[]) {
-  const byValue = new Map<number, string[]>();
+/** How long a point must stay over an alarm's threshold before it fires, in words: `for 5 min`. */
+const alarmDuration = <Name>(alarm: AlarmSpec<Name>) =>
+  `for ${(alarm.evaluationPeriods * alarm.periodSeconds) / 60} min`;
+
+/**
+ * Every alarm on a widget's lines, one annotation per threshold: its label names each alarm at
+ * that threshold and how long a point must stay over it (`alarm: MessagesFailing > 0 for 5
+ * min; MessagesParked > 0 for 1 min`; alarms alike share one clause). An alarm at 0 too: its
+ * line is the axis, but without it the widget would not say that a point above the axis is an
+ * alarm, which one, nor after how long.
+ */
+function thresholds<Name>(widget: Unplaced<Name>, alarms: AlarmSpec<Name>[]): AlarmAnnotation[] {
+  const byValue = new Map<number, Map<string, string[]>>();
   for (const alarm of alarms) {
-    if (alarm.threshold > 0 && widget.metrics.some((line) => watches(alarm, line, widget.stat)))
-      byValue.set(alarm.threshold, [...(byValue.get(alarm.threshold) ?? []), alarm.name]);
+    if (!widget.metrics.some((line) => watches(alarm, line, widget.stat))) continue;
+    const byDuration = byValue.get(alarm.threshold) ?? new Map<string, string[]>();
+    byDuration.set(alarmDuration(alarm), [...(byDuration.get(alarmDuration(alarm)) ?? []), alarm.name]);
+    byValue.set(alarm.threshold, byDuration);
   }
-  return [...byValue].map(([value, named]) => ({ label: `alarm: ${named.join(", ")}`, value }));
+  return [...byValue].map(([value, byDuration]) => ({
+    label: `alarm: ${[...byDuration].map(([duration, named]) => `${named.join(", ")} > ${value} ${duration}`).join("; ")}`,
+    value,
+  }));
 }
 
 /**
@@ -208,8 +266,8 @@ function thresholds<Name>(widget: Unplaced<Name>, alarms: AlarmSpec<Name>[]) {
  * empty and the events queue's age; the announcer's and the history writer's records a minute
  * and how far behind the stream they are; the read API's requests, its function URL's 4xx and
  * 5xx, its p50 and p99; every function's throttles and errors. Counts are `Sum`s a minute;
- * depths and ages their `Maximum`. Each alarm above zero is a line at its threshold on the
- * widget that draws its metric (alarmSpecs).
+ * depths and ages their `Maximum`; the functions' own counts are this stage's (`stage`). Every
+ * alarm is a line at its threshold on the widget that draws its metric (alarmSpecs).
  */
 export function dashboardSpec<Name>(names: DashboardNames<Name>): DashboardBody<Name> {
   const alarms = alarmSpecs(names);
@@ -251,6 +309,7 @@ export const dashboardUrl = (region: string, name: string) =>
 /** Stand-in names for the picture in docs (scripts/drawDashboard.ts), which shows no stage's own. */
 export const PICTURE_NAMES: DashboardNames = {
   region: "us-east-1",
+  stage: "production",
   dlq: "EventsDlq",
   queue: "Events",
   functionName: "EventsSubscriber",

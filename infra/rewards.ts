@@ -22,6 +22,9 @@ import { workerPermissions } from "./workerPermissions";
 
 const seconds = (n: number) => `${n} seconds` as const;
 
+/** The log group a function writes to: the one SST created for it (logging.retention). */
+const logGroupOf = (fn: sst.aws.Function) => fn.nodes.function.loggingConfig.logGroup;
+
 /**
  * SST's spelling of an index's projection for DynamoDB's (resources.ts keeps DynamoDB's, as the
  * local stack's CreateTable takes it). A projection not here fails the type check, not a deploy.
@@ -129,7 +132,7 @@ export function createRewards() {
       // The same variables the local function runtime sets (workerEnvironment).
       environment: workerEnvironment(
         { tableName: rewardsTable.name, dlqUrl: dlq.url },
-        { dailyCap: settings.dailyCap },
+        { stage: $app.stage, dailyCap: settings.dailyCap },
       ),
     },
     {
@@ -159,7 +162,7 @@ export function createRewards() {
     {
       ...functionSettings("announcer", announcer),
       permissions: announcerPermissions(bus.arn, announcerFailures.arn),
-      environment: announcerEnvironment({ busName: bus.name }),
+      environment: announcerEnvironment({ busName: bus.name }, { stage: $app.stage }),
     },
     {
       // Only guard INSERTs and MODIFYs, and achievements' INSERTs, reach the function (the same
@@ -193,6 +196,7 @@ export function createRewards() {
       environment: historyEnvironment(
         { tableName: rewardsTable.name },
         {
+          stage: $app.stage,
           historyDays: settings.historyDays,
           boardWeeks: settings.boardWeeks,
           boardShards: settings.boardShards,
@@ -226,7 +230,7 @@ export function createRewards() {
     // where the worker writes it, and the board from every shard the writer fills.
     environment: readApiEnvironment(
       { tableName: rewardsTable.name },
-      { dailyCap: settings.dailyCap, boardShards: settings.boardShards },
+      { stage: $app.stage, dailyCap: settings.dailyCap, boardShards: settings.boardShards },
     ),
     ...(settings.readerConcurrency === undefined
       ? {}
@@ -243,6 +247,8 @@ export function createRewards() {
     });
   }
   const names = {
+    // The functions' own metrics carry it (REWARDS_STAGE): the alarms and the dashboard filter on it.
+    stage: $app.stage,
     dlq: dlq.nodes.queue.name,
     queue: events.nodes.queue.name,
     functionName: subscriber.nodes.function.name,
@@ -278,7 +284,9 @@ export function createRewards() {
   });
 
   return {
-    // `rewards env` turns these (SST writes them to .sst/outputs.json) into the CLI's variables.
+    // `rewards env` turns these (SST writes them to .sst/outputs.json) into the CLI's variables,
+    // and names the stage they came from (the file holds whichever stage was deployed last).
+    stage: $app.stage,
     region,
     queueUrl: events.url,
     queueArn: events.arn,
@@ -303,5 +311,11 @@ export function createRewards() {
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
     // The operator's dashboard in the CloudWatch console.
     dashboardUrl: $resolve([region, dashboard.dashboardName]).apply(([at, name]) => dashboardUrl(at, name)),
+    // Each function's log group, where its runbook's Logs Insights query runs (docs/operations.md#runbooks):
+    // SST names them with a random suffix, so the console's search or these are the way to them.
+    workerLogGroup: subscriber.nodes.function.apply(logGroupOf),
+    announcerLogGroup: announcerSubscriber.nodes.function.apply(logGroupOf),
+    historyLogGroup: historySubscriber.nodes.function.apply(logGroupOf),
+    readApiLogGroup: logGroupOf(readApiFunction),
   };
 }

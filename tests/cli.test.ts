@@ -44,6 +44,15 @@ it.beforeEach(({ env: testEnv, queues: testQueues }) => {
 
 const cli = (args: string[], stdin?: string) => runCli(args, env, stdin);
 
+/**
+ * What `rewards env` prints last for every stage: the local stack's variables unset, and its
+ * credentials when the shell holds them (packages/cli/test/env.test.ts sources it in a shell).
+ */
+const LOCAL_UNSETS =
+  "unset AWS_ENDPOINT_URL_SQS\nunset AWS_ENDPOINT_URL_DYNAMODB\nunset AWS_ENDPOINT_URL_DYNAMODB_STREAMS\n" +
+  "unset AWS_ENDPOINT_URL_EVENTBRIDGE\nunset GRANTS_QUEUE_URL\nunset CONSUMER_QUEUE_URL\nunset SITE_URL\n" +
+  `if [ "\${AWS_ACCESS_KEY_ID-}" = 'test' ] && [ "\${AWS_SECRET_ACCESS_KEY-}" = 'test' ]; then unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; fi\n`;
+
 /** A deployed stage's outputs with only what `rewards env` requires. */
 const MINIMAL_STAGE = {
   region: "eu-west-1",
@@ -571,6 +580,7 @@ describe("configuration and usage errors", () => {
     await writeFile(
       outputs,
       JSON.stringify({
+        stage: "production",
         region: "eu-west-1",
         queueUrl: "https://sqs.eu-west-1.amazonaws.com/123456789012/q",
         queueArn: "arn:aws:sqs:eu-west-1:123456789012:q",
@@ -586,13 +596,16 @@ describe("configuration and usage errors", () => {
     expect(await runCli(["env", "--outputs", outputs], {})).toMatchObject({
       code: 0,
       stdout:
-        "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
+        `# stage production, from ${outputs}\n` +
+        "export AWS_REGION=eu-west-1\nexport AWS_DEFAULT_REGION=eu-west-1\nexport REWARDS_STAGE=production\n" +
+        "export QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
         "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=rewards-production-RewardsTable\n" +
         "export BUS_NAME=rewards-production-RewardsBusBus\n" +
         "export ANNOUNCER_FAILURE_QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/failures\n" +
         "export HISTORY_FAILURE_QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/history-failures\n" +
         // The function URL without its trailing slash: `$READER_URL/users/<id>` is then one slash.
-        "export READER_URL=https://abc123.lambda-url.eu-west-1.on.aws\n",
+        "export READER_URL=https://abc123.lambda-url.eu-west-1.on.aws\n" +
+        LOCAL_UNSETS,
     });
     await writeFile(outputs, JSON.stringify({ region: "eu-west-1" }));
     const partial = await runCli(["env", "--outputs", outputs], {});
@@ -604,14 +617,16 @@ describe("configuration and usage errors", () => {
     const dir = await mkdtemp(join(tmpdir(), "outputs-"));
     const outputs = join(dir, "outputs.json");
     const base =
-      "export AWS_REGION=eu-west-1\nexport QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
+      `# stage pr-42, from ${outputs}\n` +
+      "export AWS_REGION=eu-west-1\nexport AWS_DEFAULT_REGION=eu-west-1\nexport REWARDS_STAGE=pr-42\n" +
+      "export QUEUE_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/q\n" +
       "export DLQ_URL=https://sqs.eu-west-1.amazonaws.com/123456789012/dlq\nexport TABLE_NAME=t\n";
-    const stage = MINIMAL_STAGE;
+    const stage = { ...MINIMAL_STAGE, stage: "pr-42" };
     await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 50 }));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
       // A stage without a read API unsets READER_URL: one left in the shell is another stage's.
-      stdout: `${base}export REWARDS_DAILY_XP_CAP=50\nunset READER_URL\n`,
+      stdout: `${base}export REWARDS_DAILY_XP_CAP=50\nunset READER_URL\n${LOCAL_UNSETS}`,
       stderr: "",
     });
     const json = await runCli(["env", "--outputs", outputs, "--json"], {});
@@ -620,13 +635,13 @@ describe("configuration and usage errors", () => {
     await writeFile(outputs, JSON.stringify({ ...stage, dailyXpCap: 0 }));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
-      stdout: `${base}unset REWARDS_DAILY_XP_CAP\nunset READER_URL\n`,
+      stdout: `${base}unset REWARDS_DAILY_XP_CAP\nunset READER_URL\n${LOCAL_UNSETS}`,
       stderr: "",
     });
     await writeFile(outputs, JSON.stringify(stage));
     expect(await runCli(["env", "--outputs", outputs], {})).toEqual({
       code: 0,
-      stdout: `${base}unset READER_URL\n`,
+      stdout: `${base}unset READER_URL\n${LOCAL_UNSETS}`,
       stderr: `rewards: ${outputs} does not say the stage's daily cap (deployed before dailyXpCap was an output): REWARDS_DAILY_XP_CAP left as it is; deploy the stage again to have it\n`,
     });
   });

@@ -226,11 +226,13 @@ describe("the read API's handler on the local stack", () => {
     expect(JSON.stringify(logs)).not.toContain("api-user");
     expect(metrics[1]).toMatchObject({
       service: "rewards-read-api",
+      // No REWARDS_STAGE in a local stack's environment: the functions' own default.
+      stage: "local",
       requests: 1,
       "4xx": 0,
       "5xx": 0,
       latency: expect.any(Number),
-      _aws: { CloudWatchMetrics: [{ Namespace: "Rewards", Dimensions: [["service"]] }] },
+      _aws: { CloudWatchMetrics: [{ Namespace: "Rewards", Dimensions: [["service", "stage"]] }] },
     });
   });
 

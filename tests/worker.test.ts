@@ -462,7 +462,7 @@ describe("the batch worker against the local stack", () => {
         CloudWatchMetrics: [
           {
             Namespace: "Rewards",
-            Dimensions: [["service"]],
+            Dimensions: [["service", "stage"]],
             Metrics: [
               { Name: "awarded", Unit: "Count" },
               { Name: "duplicate", Unit: "Count" },
@@ -474,6 +474,8 @@ describe("the batch worker against the local stack", () => {
         ],
       },
       service: "rewards-worker",
+      // No REWARDS_STAGE in a local stack's environment: the functions' own default.
+      stage: "local",
       awarded: 1,
       duplicate: 0,
       parked: 0,
@@ -494,7 +496,8 @@ describe("the Lambda entry point (packages/worker/src/handler.ts)", () => {
     queues,
   }) => {
     vi.resetModules();
-    process.env = { ...saved, ...env, LOG_LEVEL: "silent" };
+    // The stage as the deploy sets it: the metrics carry it.
+    process.env = { ...saved, ...env, LOG_LEVEL: "silent", REWARDS_STAGE: "pr-42" };
     const { handler } = await import("../packages/worker/src/handler");
     const user = newUser("handler");
     // On Lambda the metrics line goes to stdout, which CloudWatch Logs turns into metrics.
@@ -510,7 +513,14 @@ describe("the Lambda entry point (packages/worker/src/handler.ts)", () => {
     stdout.mockRestore();
     expect(response).toEqual({ batchItemFailures: [] });
     expect(written.map((line) => JSON.parse(line))).toMatchObject([
-      { _aws: { CloudWatchMetrics: [{ Namespace: "Rewards" }] }, awarded: 1, parked: 1, failed: 0 },
+      {
+        _aws: { CloudWatchMetrics: [{ Namespace: "Rewards", Dimensions: [["service", "stage"]] }] },
+        service: "rewards-worker",
+        stage: "pr-42",
+        awarded: 1,
+        parked: 1,
+        failed: 0,
+      },
     ]);
     const deps = depsFor(env);
     expect(await xpOf(deps, user)).toBe(20);

@@ -12,6 +12,7 @@ export const rewardsWorker: Peer = {
   create: (setup) =>
     createHandler({
       tableName: setup.tableName,
+      stage: "bench",
       // The deployed defaults: REWARDS_CONCURRENCY and a socket per user group (createWorkerDeps).
       concurrency: resources.worker.concurrency,
       dynamo: documentClient({

@@ -1,8 +1,21 @@
 import { readFile } from "node:fs/promises";
-import { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "@rewards/core/deploy";
+import {
+  EMITTED_METRICS,
+  METRICS_DIMENSION,
+  METRICS_NAMESPACE,
+  METRICS_STAGE_DIMENSION,
+} from "@rewards/core/deploy";
 import { beforeAll, describe, expect, it } from "vitest";
+import { alarmSpecs } from "../alarmSpecs";
 import { dashboardPicture } from "../dashboardPicture";
-import { type DashboardBody, dashboardSpec, type MetricLine, PICTURE_NAMES } from "../dashboardSpec";
+import {
+  type DashboardBody,
+  dashboardSpec,
+  lineDimensions,
+  lineOptions,
+  type MetricLine,
+  PICTURE_NAMES,
+} from "../dashboardSpec";
 import { ANNOUNCER, all, HISTORY, one, WORKER } from "./helpers";
 import { type ProgramRun, type RegisteredResource, runSstProgram } from "./runSstProgram";
 
@@ -19,8 +32,8 @@ const lines = () =>
     widget.properties.metrics.map((line: MetricLine) => ({
       namespace: line[0],
       metricName: line[1],
-      dimension: { [line[2]]: line[3] },
-      stat: line[4].stat ?? widget.properties.stat,
+      dimension: lineDimensions(line),
+      stat: lineOptions(line).stat ?? widget.properties.stat,
       period: widget.properties.period,
     })),
   );
@@ -44,9 +57,13 @@ describe("the operator's dashboard", () => {
     );
   });
 
-  it("draws exactly the EMF metrics the functions emit, by the dimension they emit them with", () => {
+  it("draws exactly the EMF metrics the functions emit, by the dimensions they emit them with: the service, in this stage", () => {
     const drawn = lines().filter((line) => line.namespace === METRICS_NAMESPACE);
-    for (const line of drawn) expect(Object.keys(line.dimension)).toEqual([METRICS_DIMENSION]);
+    for (const line of drawn) {
+      expect(Object.keys(line.dimension)).toEqual([METRICS_DIMENSION, METRICS_STAGE_DIMENSION]);
+      // The stage the functions are deployed with (REWARDS_STAGE): another stage's never reach this page.
+      expect(line.dimension[METRICS_STAGE_DIMENSION]).toBe("dev");
+    }
     const emitted = Object.values(EMITTED_METRICS).flatMap((fn) =>
       fn.counts.map((count) => `${fn.service} ${count}`),
     );
@@ -80,7 +97,9 @@ describe("the operator's dashboard", () => {
   });
 
   it("has every family an operator needs, with its statistic, a minute a point", () => {
-    const drawn = lines().map((line) => ({ ...line, dimension: Object.values(line.dimension)[0] }));
+    const drawn = lines()
+      .filter((line) => line.namespace !== METRICS_NAMESPACE)
+      .map((line) => ({ ...line, dimension: Object.values(line.dimension)[0] }));
     const family = (metricName: string, stat: string) =>
       drawn
         .filter((line) => line.metricName === metricName && line.stat === stat && line.period === 60)
@@ -121,6 +140,26 @@ describe("the operator's dashboard", () => {
       "https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1#dashboards/dashboard/rewards-dev",
     );
     expect(body.widgets.every((widget) => widget.properties.region === "us-east-1")).toBe(true);
+  });
+
+  it("the picture in docs shows every alarm, with its threshold and how long it must be crossed", async () => {
+    const picture = await readFile(new URL("../../docs/pictures/dashboard.svg", import.meta.url), "utf8");
+    const alarmLines = [...picture.matchAll(/<text [^>]*class="alarm">([^<]*)<\/text>/g)].map((m) => m[1]);
+    // A label wraps over lines within its widget: read each widget's alarm notes as one text.
+    const widgets = picture.split("<g>").slice(1);
+    const alarmText = widgets.map((widget) =>
+      [...widget.matchAll(/class="alarm">([^<]*)</g)]
+        .map((m) => (m[1] ?? "").replaceAll("&gt;", ">"))
+        .join(" "),
+    );
+    expect(alarmLines.length).toBeGreaterThan(0);
+    for (const alarm of alarmSpecs(PICTURE_NAMES)) {
+      const minutes = (alarm.evaluationPeriods * alarm.periodSeconds) / 60;
+      const shown = alarmText.filter((text) =>
+        new RegExp(`\\b${alarm.name}\\b[A-Za-z, ]*> ${alarm.threshold} for ${minutes} min`).test(text),
+      );
+      expect(shown, alarm.name).toHaveLength(1);
+    }
   });
 
   it("the picture in docs is the spec's (else: npx tsx scripts/drawDashboard.ts)", async () => {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { dashboardName, dashboardSpec, dashboardUrl, PICTURE_NAMES } from "../dashboardSpec";
+import { alarmSpecs } from "../alarmSpecs";
+import {
+  dashboardName,
+  dashboardSpec,
+  dashboardUrl,
+  lineDimensions,
+  lineOptions,
+  PICTURE_NAMES,
+  watches,
+} from "../dashboardSpec";
 
 /** Each widget as one line: where it is, its title, its statistic, and its lines. */
 const summary = () =>
@@ -9,20 +18,26 @@ const summary = () =>
       at: [widget.x, widget.y, widget.width, widget.height],
       title,
       stat: `${stat} ${period}`,
-      lines: metrics.map(
-        ([namespace, metricName, dimensionName, dimensionValue, options]) =>
-          `${namespace} ${metricName} ${dimensionName}=${dimensionValue}${options.stat ? ` ${options.stat}` : ""} "${options.label}"`,
-      ),
+      lines: metrics.map((line) => {
+        const [namespace, metricName] = line;
+        const { stat: lineStat, label } = lineOptions(line);
+        const dimensions = Object.entries(lineDimensions(line)).map(([name, value]) => `${name}=${value}`);
+        return `${namespace} ${metricName} ${dimensions.join(" ")}${lineStat ? ` ${lineStat}` : ""} "${label}"`;
+      }),
       alarms: annotations?.horizontal ?? [],
     };
   });
 
 describe("dashboardSpec", () => {
   it("is exactly these widgets, rows of 24 columns", () => {
-    const worker = (metric: string) => `Rewards ${metric} service=rewards-worker "${metric}"`;
-    const announcer = (metric: string) => `Rewards ${metric} service=rewards-announcer "${metric}"`;
-    const history = (metric: string) => `Rewards ${metric} service=rewards-history "${metric}"`;
-    const readApi = (metric: string) => `Rewards ${metric} service=rewards-read-api "${metric}"`;
+    const worker = (metric: string) =>
+      `Rewards ${metric} service=rewards-worker stage=production "${metric}"`;
+    const announcer = (metric: string) =>
+      `Rewards ${metric} service=rewards-announcer stage=production "${metric}"`;
+    const history = (metric: string) =>
+      `Rewards ${metric} service=rewards-history stage=production "${metric}"`;
+    const readApi = (metric: string) =>
+      `Rewards ${metric} service=rewards-read-api stage=production "${metric}"`;
     const everyFunction = (metric: string) => [
       `AWS/Lambda ${metric} FunctionName=EventsSubscriber "worker"`,
       `AWS/Lambda ${metric} FunctionName=RewardsSubscriberAnnouncer "announcer"`,
@@ -35,7 +50,7 @@ describe("dashboardSpec", () => {
         title: "Worker: messages a minute",
         stat: "Sum 60",
         lines: ["awarded", "duplicate", "capped", "parked", "failed"].map(worker),
-        alarms: [],
+        alarms: [{ label: "alarm: MessagesFailing > 0 for 5 min; MessagesParked > 0 for 1 min", value: 0 }],
       },
       {
         at: [12, 0, 6, 6],
@@ -46,14 +61,14 @@ describe("dashboardSpec", () => {
           'AWS/SQS ApproximateNumberOfMessagesVisible QueueName=AnnouncerFailures "announcer gave up"',
           'AWS/SQS ApproximateNumberOfMessagesVisible QueueName=HistoryFailures "history gave up"',
         ],
-        alarms: [],
+        alarms: [{ label: "alarm: DlqNotEmpty, AnnouncerGaveUp, HistoryGaveUp > 0 for 1 min", value: 0 }],
       },
       {
         at: [18, 0, 6, 6],
         title: "Events queue: oldest message (s)",
         stat: "Maximum 60",
         lines: ['AWS/SQS ApproximateAgeOfOldestMessage QueueName=Events "oldest message"'],
-        alarms: [{ label: "alarm: QueueBacklogOld", value: 600 }],
+        alarms: [{ label: "alarm: QueueBacklogOld > 600 for 1 min", value: 600 }],
       },
       {
         at: [0, 6, 8, 6],
@@ -77,14 +92,14 @@ describe("dashboardSpec", () => {
           'AWS/Lambda IteratorAge FunctionName=RewardsSubscriberAnnouncer "announcer"',
           'AWS/Lambda IteratorAge FunctionName=RewardsSubscriberHistory "history writer"',
         ],
-        alarms: [{ label: "alarm: AnnouncerBehind, HistoryBehind", value: 300_000 }],
+        alarms: [{ label: "alarm: AnnouncerBehind, HistoryBehind > 300000 for 3 min", value: 300_000 }],
       },
       {
         at: [0, 12, 8, 6],
         title: "Read API: requests a minute",
         stat: "Sum 60",
         lines: ["requests", "4xx", "5xx"].map(readApi),
-        alarms: [{ label: "alarm: ReadApiErrors", value: 5 }],
+        alarms: [{ label: "alarm: ReadApiErrors > 5 for 3 min", value: 5 }],
       },
       {
         at: [8, 12, 8, 6],
@@ -94,7 +109,7 @@ describe("dashboardSpec", () => {
           'AWS/Lambda Url4xxCount FunctionName=ReadApi "4xx"',
           'AWS/Lambda Url5xxCount FunctionName=ReadApi "5xx"',
         ],
-        alarms: [],
+        alarms: [{ label: "alarm: ReadApiFailing > 0 for 3 min", value: 0 }],
       },
       {
         at: [16, 12, 8, 6],
@@ -104,23 +119,76 @@ describe("dashboardSpec", () => {
           'AWS/Lambda Duration FunctionName=ReadApi p50 "p50"',
           'AWS/Lambda Duration FunctionName=ReadApi p99 "p99"',
         ],
-        alarms: [{ label: "alarm: ReadApiSlow", value: 1000 }],
+        alarms: [{ label: "alarm: ReadApiSlow > 1000 for 5 min", value: 1000 }],
       },
       {
         at: [0, 18, 12, 6],
         title: "Throttles, every function",
         stat: "Sum 60",
         lines: everyFunction("Throttles"),
-        alarms: [],
+        alarms: [{ label: "alarm: WorkerThrottles > 0 for 1 min; ReadApiThrottled > 0 for 3 min", value: 0 }],
       },
       {
         at: [12, 18, 12, 6],
         title: "Errors, every function",
         stat: "Sum 60",
         lines: everyFunction("Errors"),
-        alarms: [],
+        alarms: [{ label: "alarm: WorkerErrors, HistoryErrors > 0 for 1 min", value: 0 }],
       },
     ]);
+  });
+
+  it("every alarm is on it, once, at its threshold, on the widget that draws its metric with its statistic", () => {
+    for (const stage of ["production", "pr-42"]) {
+      const names = { ...PICTURE_NAMES, stage };
+      const widgets = dashboardSpec(names).widgets;
+      for (const alarm of alarmSpecs(names)) {
+        const on = widgets.filter((widget) =>
+          (widget.properties.annotations?.horizontal ?? []).some(
+            (line) =>
+              line.value === alarm.threshold && new RegExp(`[:,;] ${alarm.name}[ ,]`).test(line.label),
+          ),
+        );
+        expect(
+          on.map((widget) => widget.properties.title),
+          alarm.name,
+        ).toHaveLength(1);
+        const [widget] = on;
+        expect(
+          widget?.properties.metrics.some((line) => watches(alarm, line, widget.properties.stat)),
+          alarm.name,
+        ).toBe(true);
+      }
+      // Fifteen alarms, each named on exactly one widget: none twice, none left out.
+      const named = widgets.flatMap((widget) =>
+        (widget.properties.annotations?.horizontal ?? []).flatMap((line) =>
+          [...line.label.matchAll(/(?<=[:,;] )[A-Za-z]+/g)].map((match) => match[0]),
+        ),
+      );
+      expect(named.sort()).toEqual(
+        alarmSpecs(names)
+          .map((alarm) => alarm.name)
+          .sort(),
+      );
+      expect(named).toHaveLength(15);
+    }
+  });
+
+  it("draws the functions' own metrics of its stage alone: an alarm of another stage watches none of its lines", () => {
+    const lines = dashboardSpec({ ...PICTURE_NAMES, stage: "pr-42" }).widgets.flatMap((widget) =>
+      widget.properties.metrics.map((line) => ({ line, stat: widget.properties.stat })),
+    );
+    const own = lines.filter(({ line }) => line[0] === "Rewards");
+    expect(own).toHaveLength(16);
+    for (const { line } of own) expect(lineDimensions(line)).toMatchObject({ stage: "pr-42" });
+    const others = alarmSpecs({ ...PICTURE_NAMES, stage: "production" }).filter(
+      (alarm) => alarm.namespace === "Rewards",
+    );
+    expect(others.map((alarm) => alarm.name)).toEqual(["MessagesFailing", "MessagesParked", "ReadApiErrors"]);
+    for (const alarm of others)
+      expect(lines.filter(({ line, stat }) => watches(alarm, line, stat)).map(({ line }) => line[1])).toEqual(
+        [],
+      );
   });
 
   it("every widget draws a minute a point, in the stage's region, from zero up", () => {

@@ -49,13 +49,14 @@ describe("the reader's history: a third function on the table's stream", () => {
     expect(named(run, "aws:cloudwatch/logGroup:LogGroup", HISTORY).inputs.retentionInDays).toBe(30);
   });
 
-  it("its environment: TABLE_NAME, REWARDS_HISTORY_DAYS (400 unless the stage says), the board's two, LOG_LEVEL, and nothing of SST's links", () => {
+  it("its environment: TABLE_NAME, the stage, REWARDS_HISTORY_DAYS (400 unless the stage says), the board's two, LOG_LEVEL, and nothing of SST's links", () => {
     const vars = variables(run);
     expect(vars).toMatchObject({
       TABLE_NAME: run.outputs.tableName,
       REWARDS_HISTORY_DAYS: "400",
       REWARDS_BOARD_WEEKS: "8",
       REWARDS_BOARD_SHARDS: "32",
+      REWARDS_STAGE: run.outputs.stage,
       LOG_LEVEL: "info",
     });
     expect(
@@ -67,6 +68,7 @@ describe("the reader's history: a third function on the table's stream", () => {
       "REWARDS_BOARD_SHARDS",
       "REWARDS_BOARD_WEEKS",
       "REWARDS_HISTORY_DAYS",
+      "REWARDS_STAGE",
       "TABLE_NAME",
     ]);
     expect(Object.keys(vars).filter((k) => /^SST_RESOURCE_(Rewards|History)/.test(k))).toEqual([]);

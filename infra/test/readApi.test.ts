@@ -88,7 +88,7 @@ describe("the read API: a function URL with IAM auth", () => {
     expectNothingElse(run, "ReadApiRole");
   });
 
-  it("its environment: TABLE_NAME, the worker's cap from the same setting, the board's shards, LOG_LEVEL", () => {
+  it("its environment: TABLE_NAME, the stage, the worker's cap from the same setting, the board's shards, LOG_LEVEL", () => {
     const vars = (
       named(run, "aws:lambda/function:Function", FUNCTION).inputs.environment as {
         variables: Record<string, string>;
@@ -98,13 +98,14 @@ describe("the read API: a function URL with IAM auth", () => {
       TABLE_NAME: run.outputs.tableName,
       REWARDS_DAILY_XP_CAP: "150",
       REWARDS_BOARD_SHARDS: "32",
+      REWARDS_STAGE: run.outputs.stage,
       LOG_LEVEL: "info",
     });
     expect(
       Object.keys(vars)
         .filter((k) => !k.startsWith("SST_"))
         .sort(),
-    ).toEqual(["LOG_LEVEL", "REWARDS_BOARD_SHARDS", "REWARDS_DAILY_XP_CAP", "TABLE_NAME"]);
+    ).toEqual(["LOG_LEVEL", "REWARDS_BOARD_SHARDS", "REWARDS_DAILY_XP_CAP", "REWARDS_STAGE", "TABLE_NAME"]);
     const worker = (
       named(run, "aws:lambda/function:Function", "EventsSubscriber").inputs.environment as {
         variables: Record<string, string>;

@@ -34,6 +34,7 @@ function deps(client: EventBridgeClient) {
   });
   const announcer: AnnouncerDeps = {
     busName: "rewards-bus",
+    stage: "test",
     eventBridge: client,
     logger: createLogger({ destination, level: "debug" }),
     retryPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 0 },

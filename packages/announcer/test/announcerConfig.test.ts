@@ -9,6 +9,7 @@ describe("the announcer's configuration", () => {
       {
         BUS_NAME: "rewards-bus",
         AWS_REGION: "us-east-1",
+        REWARDS_STAGE: "local",
         logLevel: "info",
       },
     );
@@ -26,6 +27,9 @@ describe("the announcer's configuration", () => {
       AWS_LAMBDA_LOG_LEVEL: "DEBUG",
     });
     expect(deps.busName).toBe("b");
+    // No REWARDS_STAGE: not a deployed stage's (the deploy always sets it).
+    expect(deps.stage).toBe("local");
+    expect(createAnnouncerDeps({ BUS_NAME: "b", REWARDS_STAGE: "prod" }).stage).toBe("prod");
     expect(await deps.eventBridge.config.region()).toBe("eu-west-1");
     expect((await deps.eventBridge.config.endpoint?.())?.hostname).toBe("127.0.0.1");
     expect(deps.logger.level).toBe("debug");

@@ -47,6 +47,7 @@ function bus(
 const policy: RetryPolicy = { maxAttempts: 50, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 600_000 };
 const deps = (client: EventBridgeClient, clock: { now: number }, overrides = {}) => ({
   busName: "rewards-bus",
+  stage: "test",
   eventBridge: client,
   logger: createLogger({ level: "silent" }),
   retryPolicy: policy,

@@ -56,6 +56,7 @@ function deps(client: EventBridgeClient, overrides: Partial<AnnouncerDeps> = {})
     metrics,
     deps: {
       busName: "rewards-bus",
+      stage: "test",
       eventBridge: client,
       logger: createLogger({ destination, level: "debug", name: "rewards-announcer" }),
       retryPolicy: noWait,
@@ -128,15 +129,31 @@ describe("processBatch", () => {
       durationMs: 0,
     });
     expect(metrics).toEqual([
-      expect.objectContaining({
+      {
+        _aws: {
+          Timestamp: 1_700_000_000_000,
+          CloudWatchMetrics: [
+            {
+              Namespace: "Rewards",
+              Dimensions: [["service", "stage"]],
+              Metrics: [
+                { Name: "announced", Unit: "Count" },
+                { Name: "skipped", Unit: "Count" },
+                { Name: "failed", Unit: "Count" },
+                { Name: "batchDuration", Unit: "Milliseconds" },
+              ],
+            },
+          ],
+        },
         service: "rewards-announcer",
+        // The deps' stage (REWARDS_STAGE): the stage's alarms filter on it.
+        stage: "test",
         announced: 2,
         skipped: 2,
         failed: 0,
         batchDuration: 0,
-      }),
+      },
     ]);
-    expect(metrics[0]?._aws).toMatchObject({ Timestamp: 1_700_000_000_000 });
   });
 
   it("sends at most 10 entries a call, in stream order", async () => {

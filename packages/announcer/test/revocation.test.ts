@@ -21,6 +21,7 @@ function recordingBus() {
 function deps(client: EventBridgeClient): AnnouncerDeps {
   return {
     busName: "rewards-bus",
+    stage: "test",
     eventBridge: client,
     logger: createLogger({ destination: new Writable({ write: (_c, _e, done) => done() }), level: "debug" }),
     retryPolicy: { maxAttempts: 1, baseDelayMs: 0, maxDelayMs: 0, maxElapsedMs: 0 },

@@ -100,14 +100,24 @@ describe("guardImageSchema", () => {
 });
 
 describe("embeddedMetrics", () => {
-  it("is one EMF line naming the service, a count metric per outcome and the batch duration", () => {
-    expect(JSON.parse(embeddedMetrics("rewards-announcer", { announced: 2, failed: 1 }, 12, 1_000))).toEqual({
+  it("is one EMF line naming the service and the stage, a count metric per outcome and the batch duration", () => {
+    expect(
+      JSON.parse(
+        embeddedMetrics(
+          { service: "rewards-announcer", stage: "prod" },
+          { announced: 2, failed: 1 },
+          12,
+          1_000,
+        ),
+      ),
+    ).toEqual({
       _aws: {
         Timestamp: 1_000,
         CloudWatchMetrics: [
           {
             Namespace: "Rewards",
-            Dimensions: [["service"]],
+            // One dimension set, both: a metric is found (and alarmed on) by its service in its stage.
+            Dimensions: [["service", "stage"]],
             Metrics: [
               { Name: "announced", Unit: "Count" },
               { Name: "failed", Unit: "Count" },
@@ -117,9 +127,46 @@ describe("embeddedMetrics", () => {
         ],
       },
       service: "rewards-announcer",
+      stage: "prod",
       announced: 2,
       failed: 1,
       batchDuration: 12,
+    });
+  });
+
+  it("names the read API's duration `latency`, and carries whichever stage it is given", () => {
+    expect(
+      JSON.parse(
+        embeddedMetrics(
+          { service: "rewards-read-api", stage: "pr-42" },
+          { requests: 1, "4xx": 0, "5xx": 1 },
+          7,
+          2_000,
+          "latency",
+        ),
+      ),
+    ).toEqual({
+      _aws: {
+        Timestamp: 2_000,
+        CloudWatchMetrics: [
+          {
+            Namespace: "Rewards",
+            Dimensions: [["service", "stage"]],
+            Metrics: [
+              { Name: "requests", Unit: "Count" },
+              { Name: "4xx", Unit: "Count" },
+              { Name: "5xx", Unit: "Count" },
+              { Name: "latency", Unit: "Milliseconds" },
+            ],
+          },
+        ],
+      },
+      service: "rewards-read-api",
+      stage: "pr-42",
+      requests: 1,
+      "4xx": 0,
+      "5xx": 1,
+      latency: 7,
     });
   });
 });

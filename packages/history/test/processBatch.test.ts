@@ -51,6 +51,7 @@ function deps(dynamo: HistoryDeps["dynamo"], overrides: Partial<HistoryDeps> = {
     metrics,
     deps: {
       tableName: "rewards",
+      stage: "test",
       historyDays: 400,
       dynamo,
       logger: createLogger({ destination, level: "debug", name: "rewards-history" }),
@@ -120,8 +121,36 @@ describe("processBatch", () => {
     expect(lines.filter((line) => line.msg === "batch")).toEqual([
       expect.objectContaining({ written: 3, skipped: 2, failed: 0, durationMs: 0 }),
     ]);
-    expect(metrics).toHaveLength(1);
-    expect(metrics[0]).toMatchObject({ written: 3, skipped: 2, failed: 0 });
+    expect(metrics).toEqual([
+      {
+        _aws: {
+          Timestamp: 1_700_000_000_000,
+          CloudWatchMetrics: [
+            {
+              Namespace: "Rewards",
+              Dimensions: [["service", "stage"]],
+              Metrics: [
+                { Name: "written", Unit: "Count" },
+                { Name: "skipped", Unit: "Count" },
+                { Name: "failed", Unit: "Count" },
+                { Name: "achieved", Unit: "Count" },
+                { Name: "boarded", Unit: "Count" },
+                { Name: "batchDuration", Unit: "Milliseconds" },
+              ],
+            },
+          ],
+        },
+        service: "rewards-history",
+        // The deps' stage (REWARDS_STAGE): the stage's alarms filter on it.
+        stage: "test",
+        written: 3,
+        skipped: 2,
+        failed: 0,
+        achieved: 0,
+        boarded: 2,
+        batchDuration: 0,
+      },
+    ]);
   });
 
   it("REWARDS_HISTORY_DAYS=0 writes no expiresAt", async () => {

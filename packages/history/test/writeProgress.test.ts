@@ -92,6 +92,7 @@ function deps(dynamo: HistoryDeps["dynamo"]): HistoryDeps {
   const destination = new Writable({ write: (_chunk, _encoding, done) => done() });
   return {
     tableName: "rewards",
+    stage: "test",
     historyDays: 400,
     dynamo,
     logger: createLogger({ destination, level: "silent", name: "rewards-history" }),

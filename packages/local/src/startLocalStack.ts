@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { SQSClient } from "@aws-sdk/client-sqs";
-import { resources } from "@rewards/core/deploy";
+import { LOCAL_CREDENTIALS, type LocalEndpointVariable, resources } from "@rewards/core/deploy";
 import { type LocalBus, type LocalBusOptions, startLocalBus } from "./localBus";
 import { type LocalConfig, readLocalConfig } from "./localConfig";
 import { LocalStackError } from "./localStackError";
@@ -83,7 +83,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const stop = async () => {
     await Promise.all([services.sqs.service.stop(), services.dynamodb.service.stop()]);
   };
-  const credentials = { accessKeyId: "test", secretAccessKey: "test" };
+  // The ones `rewards env` recognises (and unsets) in a shell pointed at a stage afterwards.
+  const credentials = { ...LOCAL_CREDENTIALS };
   const sqs = new SQSClient({ region, endpoint: services.sqs.service.endpoint, credentials });
   const dynamo = new DynamoDBClient({ region, endpoint: services.dynamodb.service.endpoint, credentials });
   let provisioned: Provisioned;
@@ -129,6 +130,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       : {}),
     ...(options.onBusEvent ? { onEvent: options.onBusEvent } : {}),
   });
+  // Every endpoint the stack serves, under LOCAL_ENDPOINT_VARIABLES' names (a name not in that
+  // list fails to compile here), so `rewards env` unsets each in a shell pointed at a stage.
+  const endpointEnv: Record<LocalEndpointVariable, string> = {
+    AWS_ENDPOINT_URL_SQS: services.sqs.service.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB: services.dynamodb.service.endpoint,
+    AWS_ENDPOINT_URL_DYNAMODB_STREAMS: services.dynamodb.service.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: bus.endpoint,
+  };
   return {
     env: {
       AWS_REGION: region,
@@ -136,10 +145,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       AWS_DEFAULT_REGION: region,
       AWS_ACCESS_KEY_ID: credentials.accessKeyId,
       AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-      AWS_ENDPOINT_URL_SQS: services.sqs.service.endpoint,
-      AWS_ENDPOINT_URL_DYNAMODB: services.dynamodb.service.endpoint,
-      AWS_ENDPOINT_URL_DYNAMODB_STREAMS: services.dynamodb.service.endpoint,
-      AWS_ENDPOINT_URL_EVENTBRIDGE: bus.endpoint,
+      ...endpointEnv,
       TABLE_NAME: provisioned.tableName,
       QUEUE_URL: provisioned.queueUrl,
       DLQ_URL: provisioned.dlqUrl,

@@ -57,3 +57,35 @@ export function exportedEnv(stdout: string): Record<string, string> {
     [...stdout.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]),
   );
 }
+
+/**
+ * Every variable `rewards dev` prints (with its announcer, history writer, read API and page):
+ * tests/devAndDemo.test.ts holds the command to this list, and packages/cli/test/env.test.ts
+ * holds `rewards env` to undoing each in a shell pointed at a stage (exported with the stage's
+ * value, unset, or a setting that points at nothing).
+ */
+export const DEV_ENV_VARIABLES = [
+  "ANNOUNCER_FAILURE_QUEUE_URL",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_DEFAULT_REGION",
+  "AWS_ENDPOINT_URL_DYNAMODB",
+  "AWS_ENDPOINT_URL_DYNAMODB_STREAMS",
+  "AWS_ENDPOINT_URL_EVENTBRIDGE",
+  "AWS_ENDPOINT_URL_SQS",
+  "AWS_REGION",
+  "AWS_SECRET_ACCESS_KEY",
+  "BUS_NAME",
+  "CONSUMER_QUEUE_URL",
+  "DLQ_URL",
+  "GRANTS_QUEUE_URL",
+  "HISTORY_FAILURE_QUEUE_URL",
+  "LOG_LEVEL",
+  "QUEUE_URL",
+  "READER_URL",
+  "REWARDS_BOARD_SHARDS",
+  "REWARDS_BOARD_WEEKS",
+  "REWARDS_CONCURRENCY",
+  "REWARDS_HISTORY_DAYS",
+  "SITE_URL",
+  "TABLE_NAME",
+] as const;

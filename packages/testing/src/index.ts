@@ -1,6 +1,6 @@
 // One Lambda context for every test and event source: the local stack's.
 export { lambdaContext } from "@rewards/local";
-export { type CliRun, exportedEnv, REWARDS_BIN, runCli, startCli } from "./cli";
+export { type CliRun, DEV_ENV_VARIABLES, exportedEnv, REWARDS_BIN, runCli, startCli } from "./cli";
 export { type PollerCounts, startCountingPoller } from "./countingPoller";
 export { completed, eventBody, signup } from "./events";
 export { freshModule } from "./freshModule";

@@ -85,6 +85,7 @@ function worker(options: { script?: Answer[]; stepMs?: number; policy?: RetryPol
   const dlq = memoryDlq();
   const deps: WorkerDeps = {
     tableName: "rewards",
+    stage: "test",
     dlqUrl: options.dlqUrl ?? "http://localhost/000000000000/rewards-dlq",
     concurrency: 4,
     dynamo: table.client,
@@ -337,6 +338,7 @@ describe("retries", () => {
     const w = worker({ script: Array.from({ length: 50 }, throttled), stepMs: 1100, policy });
     const handler = createHandler({
       tableName: "rewards",
+      stage: "test",
       dlqUrl: "http://localhost/000000000000/rewards-dlq",
       concurrency: 1,
       dynamo: w.table.client,
@@ -373,6 +375,7 @@ describe("parking (docs/operations.md#the-dead-letter-queue)", () => {
     } as unknown as SQSClient;
     const handler = createHandler({
       tableName: "rewards",
+      stage: "test",
       dlqUrl: "http://localhost/000000000000/rewards-dlq",
       concurrency: 1,
       dynamo: memoryTable({ now: NOW }).client,

@@ -10,8 +10,27 @@ describe("the worker's configuration", () => {
       TABLE_NAME: "t",
       AWS_REGION: "us-east-1",
       REWARDS_CONCURRENCY: 100,
+      REWARDS_STAGE: "local",
       logLevel: "info",
     });
+  });
+
+  it("REWARDS_STAGE: the stage its metrics carry, as given; unset outside a deploy, `local`", () => {
+    expect(createWorkerDeps({ TABLE_NAME: "t", REWARDS_STAGE: "pr-42" }).stage).toBe("pr-42");
+    expect(createWorkerDeps({ TABLE_NAME: "t" }).stage).toBe("local");
+    // What CloudWatch would refuse as a dimension value (and so drop the metrics) stops the function at start.
+    expect(() => readWorkerConfig({ TABLE_NAME: "t", REWARDS_STAGE: "   " })).toThrow(
+      "invalid configuration: REWARDS_STAGE must be printable ASCII, not only spaces (a CloudWatch dimension value)",
+    );
+    expect(() => readWorkerConfig({ TABLE_NAME: "t", REWARDS_STAGE: "prød" })).toThrow(
+      "invalid configuration: REWARDS_STAGE must be printable ASCII, not only spaces (a CloudWatch dimension value)",
+    );
+    expect(() => readWorkerConfig({ TABLE_NAME: "t", REWARDS_STAGE: "s".repeat(1025) })).toThrow(
+      "invalid configuration: REWARDS_STAGE must be at most 1,024 characters (a CloudWatch dimension value)",
+    );
+    expect(readWorkerConfig({ TABLE_NAME: "t", REWARDS_STAGE: "s".repeat(1024) }).REWARDS_STAGE).toHaveLength(
+      1024,
+    );
   });
 
   it("names every bad variable at once", () => {

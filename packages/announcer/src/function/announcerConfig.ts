@@ -6,6 +6,7 @@ import {
   readConfig,
   requiredText,
   sdkVariables,
+  stageVariable,
   urlVariable,
 } from "@rewards/core/deploy";
 import { z } from "zod";
@@ -21,6 +22,8 @@ const announcerConfigSchema = z.object({
   AWS_SECRET_ACCESS_KEY: sdkVariables.AWS_SECRET_ACCESS_KEY,
   AWS_SESSION_TOKEN: sdkVariables.AWS_SESSION_TOKEN,
   ...functionLogVariables,
+  /** The stage its metrics carry (their `stage` dimension). */
+  REWARDS_STAGE: stageVariable(),
 });
 
 export type AnnouncerConfig = z.output<typeof announcerConfigSchema> & { logLevel: LogLevel };

@@ -4,6 +4,8 @@ import type { Logger, RetryPolicy } from "@rewards/core/aws";
 export interface AnnouncerDeps {
   /** The rewards bus (BUS_NAME): a name or an ARN. */
   busName: string;
+  /** REWARDS_STAGE: the stage the batch's metrics are emitted for (their `stage` dimension). */
+  stage: string;
   eventBridge: EventBridgeClient;
   logger: Logger;
   /** Epoch ms, the one clock of an invocation (its deadline, retries and metrics). Date.now by default. */

@@ -8,6 +8,7 @@ export function createAnnouncerDeps(env: Environment = process.env): AnnouncerDe
   const config = readAnnouncerConfig(env);
   return {
     busName: config.BUS_NAME,
+    stage: config.REWARDS_STAGE,
     eventBridge: createEventBridgeClient(config),
     logger: createLogger({ level: config.logLevel, name: "rewards-announcer" }),
   };

@@ -106,7 +106,12 @@ function reportBatch(deps: AnnouncerDeps, result: BatchResult): DynamoDBBatchRes
   }
   deps.logger.info({ ...result.counts, durationMs: result.durationMs }, "batch");
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
-    embeddedMetrics("rewards-announcer", { ...result.counts }, result.durationMs, result.startedAt),
+    embeddedMetrics(
+      { service: "rewards-announcer", stage: deps.stage },
+      { ...result.counts },
+      result.durationMs,
+      result.startedAt,
+    ),
   );
   return {
     batchItemFailures: result.failures.map((failure) => ({ itemIdentifier: failure.sequenceNumber })),

@@ -8,7 +8,9 @@ export {
   EMITTED_METRICS,
   type EmittedBy,
   METRICS_DIMENSION,
+  METRICS_DIMENSIONS,
   METRICS_NAMESPACE,
+  METRICS_STAGE_DIMENSION,
   type MetricService,
 } from "../deploy/emittedMetrics";
 export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
@@ -17,7 +19,7 @@ export { classifyError, type ErrorClass, isConditionFailure } from "./classifyEr
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export { describeError } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
-export { embeddedMetrics } from "./embeddedMetrics";
+export { embeddedMetrics, type MetricDimensions } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
 export {
   type AchievementRecord,

@@ -82,6 +82,22 @@ export const boardWeeksVariable = () =>
     .int("must be a whole number")
     .min(1, "must be 1 or more");
 
+/** REWARDS_STAGE when unset: a function run outside a deploy (the local stack, the tests). */
+export const LOCAL_STAGE = "local";
+
+/**
+ * `REWARDS_STAGE`: the stage a function runs in (the deploy sets it to the SST stage), which
+ * every metric it emits carries as its `stage` dimension, so a stage's alarms count its own
+ * metrics alone. Held to what CloudWatch takes as a dimension value (1 to 1,024 ASCII
+ * characters, not all spaces): a value it refused would drop the function's metrics, silently.
+ */
+export const stageVariable = () =>
+  z
+    .string()
+    .max(1024, "must be at most 1,024 characters (a CloudWatch dimension value)")
+    .regex(/^[ -~]*[!-~][ -~]*$/, "must be printable ASCII, not only spaces (a CloudWatch dimension value)")
+    .default(LOCAL_STAGE);
+
 /** The SDK's own variables, as our clients read them (see sdkClientOptions). */
 export const sdkVariables = {
   AWS_REGION: z.string().min(1).default("us-east-1"),

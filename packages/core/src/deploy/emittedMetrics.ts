@@ -1,6 +1,15 @@
-/** The CloudWatch namespace every function's EMF line goes to, and the one dimension it carries. */
+/** The CloudWatch namespace every function's EMF line goes to. */
 export const METRICS_NAMESPACE = "Rewards";
+/** The dimension naming the function that emitted a metric (EMITTED_METRICS' `service`). */
 export const METRICS_DIMENSION = "service";
+/**
+ * The dimension naming the stage (REWARDS_STAGE). Every metric carries it beside `service`:
+ * two stages in one account and region write the same namespace, so an alarm or a widget
+ * that did not filter on it would count the other stage's too.
+ */
+export const METRICS_STAGE_DIMENSION = "stage";
+/** The one dimension set every EMF line declares, in this order. */
+export const METRICS_DIMENSIONS = [METRICS_DIMENSION, METRICS_STAGE_DIMENSION] as const;
 
 /**
  * What each function emits (embeddedMetrics): its `service` (the dimension's value), its

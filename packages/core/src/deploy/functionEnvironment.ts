@@ -2,21 +2,32 @@ import { DEFAULT_BOARD_SHARDS } from "../domain/tableLayout";
 import { resources } from "./resources";
 
 /**
+ * What every function's environment carries whatever it does: REWARDS_STAGE, the stage its
+ * metrics are emitted for (their `stage` dimension), so each stage's alarms and dashboard
+ * count that stage's metrics alone. Required of every caller: the deploy says `$app.stage`,
+ * the local runtime LOCAL_STAGE.
+ */
+export interface StageSetting {
+  stage: string;
+}
+
+/**
  * The variables the deployment gives the worker function: infra/ sets exactly these on
  * AWS, and the local function runtime sets them too, so what runs locally sees what
  * deploys. Generic over the value type: on AWS the names are deploy-time outputs.
  */
 export function workerEnvironment<T>(
   names: { tableName: T; dlqUrl: T },
-  settings: {
+  settings: StageSetting & {
     concurrency?: number | string | undefined;
     logLevel?: string | undefined;
     /** REWARDS_DAILY_XP_CAP; unset: no cap, and the variable is not set at all. */
     dailyCap?: number | undefined;
-  } = {},
+  },
 ): {
   TABLE_NAME: T;
   DLQ_URL: T;
+  REWARDS_STAGE: string;
   REWARDS_CONCURRENCY: string;
   LOG_LEVEL: string;
   REWARDS_DAILY_XP_CAP?: string;
@@ -24,6 +35,7 @@ export function workerEnvironment<T>(
   return {
     TABLE_NAME: names.tableName,
     DLQ_URL: names.dlqUrl,
+    REWARDS_STAGE: settings.stage,
     REWARDS_CONCURRENCY: String(settings.concurrency ?? resources.worker.concurrency),
     LOG_LEVEL: settings.logLevel ?? "info",
     ...(settings.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(settings.dailyCap) }),
@@ -33,9 +45,9 @@ export function workerEnvironment<T>(
 /** The variables the deployment gives the announcer function (infra/ and the local runtime alike). */
 export function announcerEnvironment<T>(
   names: { busName: T },
-  settings: { logLevel?: string | undefined } = {},
-): { BUS_NAME: T; LOG_LEVEL: string } {
-  return { BUS_NAME: names.busName, LOG_LEVEL: settings.logLevel ?? "info" };
+  settings: StageSetting & { logLevel?: string | undefined },
+): { BUS_NAME: T; REWARDS_STAGE: string; LOG_LEVEL: string } {
+  return { BUS_NAME: names.busName, REWARDS_STAGE: settings.stage, LOG_LEVEL: settings.logLevel ?? "info" };
 }
 
 /**
@@ -44,14 +56,15 @@ export function announcerEnvironment<T>(
  */
 export function historyEnvironment<T>(
   names: { tableName: T },
-  settings: {
+  settings: StageSetting & {
     historyDays?: number | string | undefined;
     boardWeeks?: number | undefined;
     boardShards?: number | undefined;
     logLevel?: string | undefined;
-  } = {},
+  },
 ): {
   TABLE_NAME: T;
+  REWARDS_STAGE: string;
   REWARDS_HISTORY_DAYS: string;
   REWARDS_BOARD_WEEKS: string;
   REWARDS_BOARD_SHARDS: string;
@@ -59,6 +72,7 @@ export function historyEnvironment<T>(
 } {
   return {
     TABLE_NAME: names.tableName,
+    REWARDS_STAGE: settings.stage,
     REWARDS_HISTORY_DAYS: String(settings.historyDays ?? DEFAULT_HISTORY_DAYS),
     REWARDS_BOARD_WEEKS: String(settings.boardWeeks ?? DEFAULT_BOARD_WEEKS),
     REWARDS_BOARD_SHARDS: String(settings.boardShards ?? DEFAULT_BOARD_SHARDS),
@@ -73,14 +87,21 @@ export function historyEnvironment<T>(
  */
 export function readApiEnvironment<T>(
   names: { tableName: T },
-  settings: {
+  settings: StageSetting & {
     logLevel?: string | undefined;
     dailyCap?: number | undefined;
     boardShards?: number | undefined;
-  } = {},
-): { TABLE_NAME: T; LOG_LEVEL: string; REWARDS_BOARD_SHARDS: string; REWARDS_DAILY_XP_CAP?: string } {
+  },
+): {
+  TABLE_NAME: T;
+  REWARDS_STAGE: string;
+  LOG_LEVEL: string;
+  REWARDS_BOARD_SHARDS: string;
+  REWARDS_DAILY_XP_CAP?: string;
+} {
   return {
     TABLE_NAME: names.tableName,
+    REWARDS_STAGE: settings.stage,
     LOG_LEVEL: settings.logLevel ?? "info",
     // The writer's shard count: a reader asking fewer shards misses entries.
     REWARDS_BOARD_SHARDS: String(settings.boardShards ?? DEFAULT_BOARD_SHARDS),

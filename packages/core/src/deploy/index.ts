@@ -15,15 +15,23 @@ export {
   type Environment,
   functionLogLevel,
   functionLogVariables,
+  LOCAL_STAGE,
   type LogLevel,
   logLevelSchema,
   readConfig,
   requiredText,
   sdkVariables,
+  stageVariable,
   urlVariable,
 } from "./config";
 // What the functions emit (EMF), for the dashboard: the emitter's own list, with no SDK client behind it.
-export { EMITTED_METRICS, METRICS_DIMENSION, METRICS_NAMESPACE } from "./emittedMetrics";
+export {
+  EMITTED_METRICS,
+  METRICS_DIMENSION,
+  METRICS_DIMENSIONS,
+  METRICS_NAMESPACE,
+  METRICS_STAGE_DIMENSION,
+} from "./emittedMetrics";
 export {
   announcerEnvironment,
   DEFAULT_BOARD_SHARDS,
@@ -34,4 +42,14 @@ export {
   workerEnvironment,
 } from "./functionEnvironment";
 export { resources } from "./resources";
+export {
+  LOCAL_CREDENTIALS,
+  LOCAL_ENDPOINT_VARIABLES,
+  LOCAL_ONLY_VARIABLES,
+  type LocalEndpointVariable,
+  type StageEnvironment,
+  type StageOutputs,
+  stageEnvironment,
+  stageOutputsSchema,
+} from "./stageEnvironment";
 export { type ToolConfig, toolConfigFrom, toolConfigSchema } from "./toolConfig";

@@ -9,6 +9,7 @@ export function createHistoryDeps(env: Environment = process.env): HistoryDeps {
   const config = readHistoryConfig(env);
   return {
     tableName: config.TABLE_NAME,
+    stage: config.REWARDS_STAGE,
     historyDays: config.REWARDS_HISTORY_DAYS,
     boardWeeks: config.REWARDS_BOARD_WEEKS,
     boardShards: config.REWARDS_BOARD_SHARDS,

@@ -9,6 +9,7 @@ import {
   readConfig,
   requiredText,
   sdkVariables,
+  stageVariable,
 } from "@rewards/core/deploy";
 import { z } from "zod";
 
@@ -17,6 +18,8 @@ const historyConfigSchema = z.object({
   TABLE_NAME: requiredText(),
   ...sdkVariables,
   ...functionLogVariables,
+  /** The stage its metrics carry (their `stage` dimension). */
+  REWARDS_STAGE: stageVariable(),
   /** Days a history item is kept; 0 keeps it forever. */
   REWARDS_HISTORY_DAYS: z.coerce
     .number()

@@ -3,6 +3,8 @@ import type { Logger } from "@rewards/core/aws";
 
 export interface HistoryDeps {
   tableName: string;
+  /** REWARDS_STAGE: the stage the batch's metrics are emitted for (their `stage` dimension). */
+  stage: string;
   /** REWARDS_HISTORY_DAYS: how long a history item is kept; 0 keeps it forever. */
   historyDays: number;
   /** REWARDS_BOARD_SHARDS: the board index's shards a week's entries spread over (default 32). */

@@ -195,7 +195,12 @@ function reportBatch(deps: HistoryDeps, result: BatchResult): DynamoDBBatchRespo
   for (const failure of result.failures) deps.logger.warn(failure, "not written; the record will be retried");
   deps.logger.info({ ...result.counts, deferred: result.deferred, durationMs: result.durationMs }, "batch");
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
-    embeddedMetrics("rewards-history", { ...result.counts }, result.durationMs, result.startedAt),
+    embeddedMetrics(
+      { service: "rewards-history", stage: deps.stage },
+      { ...result.counts },
+      result.durationMs,
+      result.startedAt,
+    ),
   );
   return {
     batchItemFailures: result.failures.map((failure) => ({ itemIdentifier: failure.sequenceNumber })),

@@ -1,4 +1,4 @@
-import { announcerEnvironment, resources } from "@rewards/core/deploy";
+import { announcerEnvironment, LOCAL_STAGE, resources } from "@rewards/core/deploy";
 import type { FunctionRuntime } from "../functionRuntime/functionRuntime";
 import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 
@@ -13,7 +13,10 @@ export function startAnnouncerFunction(options: AnnouncerFunctionOptions): Funct
     functionName: "rewards-announcer-local",
     handlerModule: "@rewards/announcer",
     memoryMb: resources.announcer.memoryMb,
-    deployed: announcerEnvironment({ busName: config.BUS_NAME }, { logLevel: config.LOG_LEVEL }),
+    deployed: announcerEnvironment(
+      { busName: config.BUS_NAME },
+      { stage: LOCAL_STAGE, logLevel: config.LOG_LEVEL },
+    ),
     endpoints: ["AWS_ENDPOINT_URL_EVENTBRIDGE"],
   });
 }

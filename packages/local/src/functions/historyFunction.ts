@@ -1,4 +1,4 @@
-import { historyEnvironment, resources } from "@rewards/core/deploy";
+import { historyEnvironment, LOCAL_STAGE, resources } from "@rewards/core/deploy";
 import type { FunctionRuntime } from "../functionRuntime/functionRuntime";
 import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 
@@ -19,6 +19,7 @@ export function startHistoryFunction(options: HistoryFunctionOptions): FunctionR
     deployed: historyEnvironment(
       { tableName: config.TABLE_NAME },
       {
+        stage: LOCAL_STAGE,
         historyDays: options.historyDays ?? config.REWARDS_HISTORY_DAYS,
         boardShards: config.REWARDS_BOARD_SHARDS,
         boardWeeks: config.REWARDS_BOARD_WEEKS,

@@ -1,4 +1,4 @@
-import { readApiEnvironment, resources } from "@rewards/core/deploy";
+import { LOCAL_STAGE, readApiEnvironment, resources } from "@rewards/core/deploy";
 import type { FunctionRuntime } from "../functionRuntime/functionRuntime";
 import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 
@@ -13,6 +13,7 @@ export function startReadApiFunction(options: LocalFunctionOptions<"TABLE_NAME">
     deployed: readApiEnvironment(
       { tableName: config.TABLE_NAME },
       {
+        stage: LOCAL_STAGE,
         logLevel: config.LOG_LEVEL,
         dailyCap: config.REWARDS_DAILY_XP_CAP,
         // The shell's, as the local history writer and `rewards board` take it: one shard count for all.

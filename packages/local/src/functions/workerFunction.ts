@@ -1,4 +1,4 @@
-import { resources, workerEnvironment } from "@rewards/core/deploy";
+import { LOCAL_STAGE, resources, workerEnvironment } from "@rewards/core/deploy";
 import type { FunctionRuntime } from "../functionRuntime/functionRuntime";
 import { type LocalFunctionOptions, startFunctionProcess } from "./functionProcess";
 
@@ -13,6 +13,7 @@ export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRun
   const deployed: Record<string, string> = workerEnvironment(
     { tableName: config.TABLE_NAME, dlqUrl: config.DLQ_URL ?? "" },
     {
+      stage: LOCAL_STAGE,
       logLevel: config.LOG_LEVEL,
       concurrency: config.REWARDS_CONCURRENCY,
       dailyCap: config.REWARDS_DAILY_XP_CAP,

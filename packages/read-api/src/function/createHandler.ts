@@ -11,7 +11,7 @@ export type FunctionUrlHandler = (
 /**
  * A Lambda function URL handler (payload format 2.0) over fixed dependencies. One log line
  * per request (method, route template, status, ms: never the user's id or data at info) and
- * one EMF line (requests, 4xx, 5xx, latency; dimension `service` = rewards-read-api).
+ * one EMF line (requests, 4xx, 5xx, latency; dimensions `service` = rewards-read-api and `stage`).
  */
 export function createHandler(deps: ReadApiDeps): FunctionUrlHandler {
   const clock = deps.clock ?? Date.now;
@@ -31,7 +31,7 @@ export function createHandler(deps: ReadApiDeps): FunctionUrlHandler {
     else deps.logger.info(line, "request");
     emit(
       embeddedMetrics(
-        "rewards-read-api",
+        { service: "rewards-read-api", stage: deps.stage },
         { requests: 1, "4xx": status >= 400 && status < 500 ? 1 : 0, "5xx": status >= 500 ? 1 : 0 },
         ms,
         started,

@@ -15,5 +15,6 @@ export function createReadApiDeps(env: Environment = process.env): ReadApiDeps {
       ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
     }),
     logger: createLogger({ level: config.logLevel, name: "rewards-read-api" }),
+    stage: config.REWARDS_STAGE,
   };
 }

@@ -9,6 +9,7 @@ import {
   readConfig,
   requiredText,
   sdkVariables,
+  stageVariable,
 } from "@rewards/core/deploy";
 import { z } from "zod";
 
@@ -21,6 +22,8 @@ const readApiConfigSchema = z.object({
   /** The history writer's board shards, from the same stage setting: fewer would miss entries. */
   REWARDS_BOARD_SHARDS: boardShardsVariable().default(DEFAULT_BOARD_SHARDS),
   ...functionLogVariables,
+  /** The stage its metrics carry (their `stage` dimension). */
+  REWARDS_STAGE: stageVariable(),
 });
 
 export type ReadApiConfig = z.output<typeof readApiConfigSchema> & { logLevel: LogLevel };

@@ -11,6 +11,7 @@ export function createWorkerDeps(env: Environment = process.env): WorkerDeps {
     dlqUrl: config.DLQ_URL,
     concurrency: config.REWARDS_CONCURRENCY,
     dailyCap: config.REWARDS_DAILY_XP_CAP,
+    stage: config.REWARDS_STAGE,
     // A socket per group at once: fewer would queue transactions behind each other (one wave too many).
     dynamo: createDynamoClient(config, { maxSockets: config.REWARDS_CONCURRENCY }),
     sqs: createSqsClient(config),

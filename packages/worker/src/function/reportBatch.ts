@@ -10,7 +10,7 @@ import type { WorkerDeps } from "./workerDeps";
  * FIFO's "first failure first" for SQS.
  */
 export function reportBatch(
-  deps: Pick<WorkerDeps, "logger" | "emitMetrics">,
+  deps: Pick<WorkerDeps, "logger" | "emitMetrics" | "stage">,
   batch: BatchResult,
 ): SQSBatchResponse {
   for (const result of batch.results) {
@@ -20,7 +20,12 @@ export function reportBatch(
   }
   deps.logger.info({ size: batch.results.length, ...batch.counts, durationMs: batch.durationMs }, "batch");
   (deps.emitMetrics ?? ((line: string) => process.stdout.write(`${line}\n`)))(
-    embeddedMetrics("rewards-worker", batch.counts, batch.durationMs, batch.startedAt),
+    embeddedMetrics(
+      { service: "rewards-worker", stage: deps.stage },
+      batch.counts,
+      batch.durationMs,
+      batch.startedAt,
+    ),
   );
   return {
     batchItemFailures: batch.results

@@ -8,6 +8,7 @@ import {
   requiredText,
   resources,
   sdkVariables,
+  stageVariable,
   urlVariable,
 } from "@rewards/core/deploy";
 import { z } from "zod";
@@ -25,6 +26,8 @@ const workerConfigSchema = z.object({
     .max(1000, "must be at most 1000")
     .default(resources.worker.concurrency),
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
+  /** The stage its metrics carry (their `stage` dimension). */
+  REWARDS_STAGE: stageVariable(),
 });
 
 export type WorkerConfig = z.output<typeof workerConfigSchema> & { logLevel: LogLevel };

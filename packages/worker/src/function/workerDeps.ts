@@ -10,6 +10,8 @@ export interface WorkerDeps {
   concurrency: number;
   /** XP one user may earn per UTC day (REWARDS_DAILY_XP_CAP); undefined: no cap. */
   dailyCap?: number | undefined;
+  /** REWARDS_STAGE: the stage the batch's metrics are emitted for (their `stage` dimension). */
+  stage: string;
   dynamo: DynamoDBDocumentClient;
   sqs: SQSClient;
   logger: Logger;
