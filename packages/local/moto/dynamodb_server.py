@@ -34,17 +34,19 @@ What is changed in moto 5.2.x (see the README, "The embedded local AWS"):
    a reader's history Query took half a second against a few thousand items. Here it
    reads the partition's own items, as DynamoDB does (the results and their order are
    moto's: only the items it walks change).
-6. Scan resumes where its page left off. moto's Scan of a table walks every item of the table
-   from the first for every page, hashing each for its segment and comparing each with the
-   ExclusiveStartKey, so a paged scan costs the square of the table: 10,000 items in pages
-   of 250 took 34 s. Here a table Scan (no index) starts at the item after its
-   ExclusiveStartKey (the results and their order are moto's: only the items it walks change).
-7. Item responses are written as JSON directly. moto 5.2 writes every response through a
+5. Scan and Query sort by the keys' values. moto sorts the whole table for every Scan page
+   (and every Query before item 4) comparing DynamoType objects, which cast both sides on
+   every comparison, then walks every item before the page's ExclusiveStartKey, hashing each
+   for its segment. Here the sort key is the keys' Python values (the same order), and a table
+   Scan (no index) starts at the item after its ExclusiveStartKey. With item 6, a scan of
+   4,000 items in pages of 250 went from 13 s to under 4 s on a busy machine (10,000 items
+   took 34 s before); results and their order are unchanged: only the work to find them.
+6. Item responses are written as JSON directly. moto 5.2 writes every response through a
    serializer that walks botocore's model of the operation for every attribute value: about
    4 ms an item, so a Scan page of 250 items took a second. GetItem, BatchGetItem, Query,
    Scan, PutItem, UpdateItem and DeleteItem answer with the same document, dumped as JSON
    (anything JSON cannot carry goes through moto's serializer as before).
-8. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
+7. ClientRequestToken. moto ignores it. Here a successful transaction's token is kept for
    10 minutes: the same token with the same parameters answers success without writing
    again; with different parameters, IdempotentParameterMismatchException. Entries expire,
    and at most MAX_TOKENS are kept.
@@ -54,6 +56,7 @@ The patches check the moto version and fail at start rather than misbehave after
 
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import logging
@@ -393,11 +396,18 @@ _ITEM_ANSWERS = {"GetItem", "BatchGetItem", "Query", "Scan", "PutItem", "UpdateI
 _execute_result = DynamoResult.execute_result
 
 
+def _binary_as_base64(value: Any) -> str:
+    # What the JSON protocol does with a blob (a B attribute); anything else goes to moto's serializer.
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(value).decode("ascii")
+    raise TypeError(f"not JSON: {type(value).__name__}")
+
+
 def _execute_result_as_json(self: DynamoResult, context: Any) -> Any:
     if context.operation_model.name not in _ITEM_ANSWERS:
         return _execute_result(self, context)
     try:
-        body = json.dumps(self.result, separators=(",", ":"))
+        body = json.dumps(self.result, separators=(",", ":"), default=_binary_as_base64)
     except (TypeError, ValueError):
         return _execute_result(self, context)
     return 200, {"Content-Type": "application/x-amz-json-1.0"}, body

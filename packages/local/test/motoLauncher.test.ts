@@ -1,10 +1,12 @@
 import { performance } from "node:perf_hooks";
+import { CreateTableCommand } from "@aws-sdk/client-dynamodb";
 import {
   BatchWriteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   TransactWriteCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,6 +29,25 @@ afterAll(async () => {
   doc?.destroy();
   await stack?.stop();
 });
+
+/** A table of its own, away from the 20,000 items the latency test leaves in the stack's. */
+async function smallTable(TableName: string): Promise<string> {
+  await doc.send(
+    new CreateTableCommand({
+      TableName,
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+      AttributeDefinitions: [
+        { AttributeName: "pk", AttributeType: "S" },
+        { AttributeName: "sk", AttributeType: "S" },
+      ],
+      BillingMode: "PAY_PER_REQUEST",
+    }),
+  );
+  return TableName;
+}
 
 const get = async (pk: string) =>
   (await doc.send(new GetCommand({ TableName: stack.resources.tableName, Key: { pk, sk: "S" } }))).Item;
@@ -184,5 +205,87 @@ describe("moto launcher patches", () => {
       }),
     );
     expect(nobody.Items).toEqual([]);
+  });
+
+  it("a Scan pages and segments as DynamoDB does: every item once, in key order within a segment, resumed after its start key; a filter", async () => {
+    const TableName = await smallTable("scan-pages");
+    const mine = Array.from({ length: 40 }, (_, i) => ({
+      pk: `scan-${String(i).padStart(2, "0")}`,
+      sk: "S",
+      n: i,
+    }));
+    for (let i = 0; i < mine.length; i += 25)
+      await doc.send(
+        new BatchWriteCommand({
+          RequestItems: { [TableName]: mine.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+        }),
+      );
+    const filter = {
+      FilterExpression: "begins_with(pk, :scan)",
+      ExpressionAttributeValues: { ":scan": "scan-" },
+    };
+    const segmentKeys = async (segment: number, total: number) => {
+      const keys: string[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await doc.send(
+          new ScanCommand({
+            TableName,
+            Limit: 7,
+            Segment: segment,
+            TotalSegments: total,
+            ExclusiveStartKey: start,
+            ...filter,
+          }),
+        );
+        keys.push(...(page.Items ?? []).map((item) => String(item.pk)));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return keys;
+    };
+    const segments = await Promise.all([0, 1, 2].map((segment) => segmentKeys(segment, 3)));
+    for (const keys of segments) expect(keys).toEqual([...keys].sort());
+    expect(segments.flat().sort()).toEqual(mine.map((item) => item.pk));
+    expect(await segmentKeys(0, 1)).toEqual(mine.map((item) => item.pk));
+  });
+
+  it("answers items with every attribute type as they were put (GetItem, Query, Scan)", async () => {
+    const TableName = await smallTable("attribute-types");
+    const item = {
+      pk: "types",
+      sk: "S",
+      s: "text é",
+      n: 12.5,
+      big: 12345678901234,
+      bool: false,
+      nothing: null,
+      list: [1, "two", { three: 3 }],
+      map: { nested: { deep: ["x"] } },
+      strings: new Set(["a", "b"]),
+      numbers: new Set([1, 2]),
+      binary: new Uint8Array([0, 1, 255]),
+    };
+    await doc.send(new PutCommand({ TableName, Item: item }));
+    const got = (await doc.send(new GetCommand({ TableName, Key: { pk: "types", sk: "S" } }))).Item;
+    expect(got).toEqual(item);
+    const queried = await doc.send(
+      new QueryCommand({
+        TableName,
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": "types" },
+      }),
+    );
+    expect(queried.Items).toEqual([item]);
+    const scanned = await doc.send(
+      new ScanCommand({
+        TableName,
+        FilterExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": "types" },
+      }),
+    );
+    expect(scanned.Items).toEqual([item]);
+    expect(await doc.send(new GetCommand({ TableName, Key: { pk: "nobody", sk: "S" } }))).not.toHaveProperty(
+      "Item",
+    );
   });
 });
