@@ -14,7 +14,7 @@ import { createDynamoClient, createSqsClient } from "@rewards/core/aws";
 import { createHistoryDeps, isHistoryCandidate } from "@rewards/history";
 import { startFaultProxy } from "@rewards/local";
 import { historyReplayTarget, queueCounts, replayStreamFailures } from "@rewards/ops";
-import { completed, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
+import { completed, profileOf, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect, onTestFinished } from "vitest";
 import {
   award,
@@ -213,6 +213,51 @@ describe("the history writer's given-up batches", () => {
     );
     const sqs = createSqsClient(table.env);
     expect(await queueCounts(sqs, table.historyFailureQueueUrl)).toMatchObject({ visible: 0, inFlight: 0 });
+  });
+
+  it("a reader it cannot derive (a corrupt profile) is never skipped: given up, listed, and replayed once the profile is mended", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const user = `cp-${randomUUID().slice(0, 6)}`;
+    // Five articles, one at a time (100 XP: level-2 is due), then the profile corrupted before the
+    // writer reads it (the worker refuses a corrupt profile: nothing is paid after it).
+    for (const slug of ["a", "b", "c", "d", "e"]) await award(table.env, [completed(user, slug)]);
+    const paid = await profileOf(createDynamoClient(table.env), table.tableName, user);
+    expect(paid).toMatchObject({ xp: 100, awards: 5 });
+    const corrupt = await runCli(["user", user, "--corrupt-xp", "eighty", "--yes"], table.env);
+    expect(corrupt.code, corrupt.stderr).toBe(0);
+
+    const run = await runCli(["history", "--drain", "--json"], table.env);
+    expect(run.code, run.stderr).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ givenUp: 1 });
+    expect(run.stderr).toContain(
+      // The writer's warn line (JSON): the reason names the profile, the attribute and what it holds.
+      `the profile USER#${user} is unreadable: xp is \\"eighty\\" (Invalid input: expected number, received string)`,
+    );
+    const listed = await runCli(["history", "failures", "--json"], table.env);
+    expect(JSON.parse(listed.stdout)).toHaveLength(1);
+
+    // Mended (the XP the five awards paid: `rewards history rebuild` would say the same), then replayed: the achievement it held back is earned.
+    const mended = await runCli(["user", user, "--set-xp", "100", "--yes"], table.env);
+    expect(mended.code, mended.stderr).toBe(0);
+    const replay = await runCli(["history", "replay"], table.env);
+    expect(replay.code, replay.stdout + replay.stderr).toBe(0);
+    const achievements = await createDynamoClient(table.env).send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :a)",
+        ExpressionAttributeValues: { ":pk": `USER#${user}`, ":a": "ACHIEVEMENT#" },
+        ConsistentRead: true,
+      }),
+    );
+    expect((achievements.Items ?? []).map((item) => item.achievement).sort()).toEqual([
+      "first-article",
+      "level-2",
+    ]);
+    expect((await runCli(["history", "failures"], table.env)).stdout).toBe(
+      "no given-up batches: every award the writer was handed is in the history\n",
+    );
   });
 
   it("a given-up revocation is listed and replayed: the award's history item shows it revoked", async ({

@@ -5,6 +5,7 @@ import { changeKeptDays, describeError, overtakenDays, settleAchievements } from
 import type pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
 import { needsTimeline, type UserProgress } from "./progressPlan";
+import { unreadableReader } from "./readerItems";
 
 type Item = Record<string, unknown>;
 
@@ -133,6 +134,9 @@ export async function writeProgress(
         const profile = items.find((item) => item.sk === profileKey(plan.userId).sk);
         // Read after this batch's kept days were changed: the gate sees them.
         const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
+        // A reader it cannot read is failed, not passed over: retried, then given up and listed.
+        const unreadable = unreadableReader(profile, stored);
+        if (unreadable !== undefined) return void failed.set(plan.userId, unreadable);
         if (!needsTimeline(plan, profile, stored)) return;
         try {
           const done = await achieve(deps, plan.userId, stored, profile);
