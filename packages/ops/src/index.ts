@@ -3,6 +3,15 @@
  * table and queues) and returns data; none prints, reads the environment or exits. The
  * `rewards` command is a thin shell over it; the scenario and the tests use it as it is.
  */
+export {
+  type AwardsListing,
+  type AwardsPage,
+  awardPages,
+  type ListedAward,
+  listAwards,
+} from "./awards/awardPages";
+export { type AwardFilter, readAwardsCursor } from "./awards/awardsCursor";
+export { awardLines, describeAwards } from "./awards/awardWords";
 export { batchGetAll } from "./batchGetAll";
 export {
   keptWeeks,
