@@ -22,6 +22,14 @@ export {
   type WeeksReport,
 } from "./board/repairWeeks";
 export { clientsFor } from "./clients";
+export { type ExportFile, openExport } from "./dlq/exportFile";
+export {
+  describePurge,
+  type ExportedMessage,
+  type PurgeOptions,
+  type PurgeReport,
+  purgeMatching,
+} from "./dlq/filteredPurge";
 export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
 export { releaseReported } from "./dlq/heldMessages";
 export { type DlqPeek, type DlqStats, dlqStats, peekDlq } from "./dlq/inspect";
