@@ -11,7 +11,7 @@ import { beforeAll, describe, expect } from "vitest";
 
 /**
  * The DLQ's operators (docs/operations.md, "The dead-letter queue"): a purge of one reason,
- * dry, exported, and failing part-way.
+ * dry, exported, and failing part-way; peek's whole reasons.
  */
 const it = stackTest();
 let dir: string;
@@ -192,5 +192,32 @@ describe("dlq purge part-way: nothing deleted that was not exported", () => {
       });
       expect(visible + inFlight).toBe(6);
     }
+  });
+});
+
+describe("rewards dlq peek", () => {
+  it("peek shows the whole reason, wrapped to the width, never cut off", async ({ env }) => {
+    // A long reason: every problem of an invalid event is named.
+    const invalid = eventBody("article.shared", { userId: "", articleSlug: "", channel: "x".repeat(65) });
+    await park(env, [invalid]);
+    const [json] = JSON.parse((await runCli(["dlq", "peek", "--json"], env)).stdout);
+    expect(json.reason.length).toBeGreaterThan(100);
+    const peek = await runCli(["dlq", "peek"], { ...env, COLUMNS: "40" });
+    expect(peek.code).toBe(0);
+    const lines = peek.stdout.trimEnd().split("\n");
+    expect(lines.every((line) => [...line].length <= 40)).toBe(true);
+    const reasonLines = lines.slice(
+      lines.findIndex((line) => line.startsWith("  reason: ")),
+      lines.findIndex((line) => line.startsWith("  body: ")),
+    );
+    expect(reasonLines.length).toBeGreaterThan(3);
+    expect(reasonLines.map((line) => line.slice(10)).join(" ")).toBe(json.reason.split(/\s+/).join(" "));
+    const header = lines.slice(
+      0,
+      lines.findIndex((line) => line.startsWith("  reason: ")),
+    );
+    expect(header.map((line) => line.trim()).join(" ")).toBe(
+      `${json.sourceMessageId} invalid_event: article.shared, no user, parked at ${json.parkedAt}`,
+    );
   });
 });

@@ -34,6 +34,7 @@ export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
 export { releaseReported } from "./dlq/heldMessages";
 export { type DlqPeek, type DlqStats, dlqStats, peekDlq } from "./dlq/inspect";
 export { replayNative } from "./dlq/nativeRedrive";
+export { peekText, wrapText } from "./dlq/peekText";
 export { purgeQueue } from "./dlq/purgeQueue";
 export type { ReplayFilter } from "./dlq/replayFilter";
 export { describeReplay, type ReplayReport } from "./dlq/replayReport";
