@@ -1,17 +1,25 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { SQSClient } from "@aws-sdk/client-sqs";
+import { SendMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { createSqsClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
 import { queueCounts } from "@rewards/ops";
-import { eventBody, lambdaContext, runCli, sqsEvent, sqsRecord, stackTest } from "@rewards/testing";
+import {
+  completed,
+  eventBody,
+  lambdaContext,
+  runCli,
+  sqsEvent,
+  sqsRecord,
+  stackTest,
+} from "@rewards/testing";
 import { createWorkerDeps, processBatch } from "@rewards/worker";
 import { beforeAll, describe, expect } from "vitest";
 
 /**
  * The DLQ's operators (docs/operations.md, "The dead-letter queue"): a purge of one reason,
- * dry, exported, and failing part-way; peek's whole reasons.
+ * dry, exported, and failing part-way; peek's whole reasons; replay's verdicts one by one.
  */
 const it = stackTest();
 let dir: string;
@@ -195,7 +203,7 @@ describe("dlq purge part-way: nothing deleted that was not exported", () => {
   });
 });
 
-describe("rewards dlq peek", () => {
+describe("rewards dlq peek and replay --dry-run, message by message", () => {
   it("peek shows the whole reason, wrapped to the width, never cut off", async ({ env }) => {
     // A long reason: every problem of an invalid event is named.
     const invalid = eventBody("article.shared", { userId: "", articleSlug: "", channel: "x".repeat(65) });
@@ -219,5 +227,54 @@ describe("rewards dlq peek", () => {
     expect(header.map((line) => line.trim()).join(" ")).toBe(
       `${json.sourceMessageId} invalid_event: article.shared, no user, parked at ${json.parkedAt}`,
     );
+  });
+
+  it("replay --dry-run prints every message's verdict and its intent, and --json carries them", async ({
+    env,
+  }) => {
+    const user = `dry-${Date.now()}`;
+    const paid = completed(user, "paid");
+    const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+    expect((await processBatch(deps, sqsEvent([sqsRecord(paid)]), lambdaContext())).counts.awarded).toBe(1);
+    // Copies the redrive policy moved (no rewards.* attributes): one paid, one new, one stale, one not JSON.
+    const sqs = createSqsClient(env);
+    for (const body of [
+      paid,
+      completed(user, "new"),
+      eventBody("article.completed", { userId: user, articleSlug: "old" }, { time: "2020-01-01T00:00:00Z" }),
+      "{no",
+    ])
+      await sqs.send(new SendMessageCommand({ QueueUrl: env.DLQ_URL, MessageBody: body }));
+    const dry = JSON.parse((await runCli(["dlq", "replay", "--dry-run", "--json"], env)).stdout);
+    const byVerdict = Object.fromEntries(
+      dry.judged.map((j: { verdict: string; messageId: string; intentKey?: string; reason?: string }) => [
+        j.verdict,
+        j,
+      ]),
+    );
+    expect(Object.keys(byVerdict).sort()).toEqual(["invalid", "paid", "pay", "stale"]);
+    const text = await runCli(["dlq", "replay", "--dry-run"], env);
+    const lines = text.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe(
+      "Replayed now, the matching messages would: 1 would pay, 1 already paid, 1 stale, 1 invalid.",
+    );
+    expect(lines[1]).toBe(
+      "4 would be replayed (dry run: nothing moved), 0 extra copies would be deleted, 0 failed.",
+    );
+    // The stale reason names the oldest time judged now: the two runs' nows differ.
+    const instants = (line: string) => line.replace(/before \S+Z/, "before <now>");
+    expect(lines.slice(2).map(instants).sort()).toEqual(
+      [
+        `  ${byVerdict.pay.messageId}: would pay "${user}#new#article.completed"`,
+        `  ${byVerdict.paid.messageId}: already paid "${user}#paid#article.completed"`,
+        `  ${byVerdict.stale.messageId}: stale "${user}#old#article.completed": ${instants(byVerdict.stale.reason)}`,
+        `  ${byVerdict.invalid.messageId}: invalid: ${byVerdict.invalid.reason}`,
+      ].sort(),
+    );
+    expect(byVerdict.stale.reason).toMatch(
+      /^time 2020-01-01T00:00:00.000Z is too old: article.completed is remembered 90 days/,
+    );
+    expect(byVerdict.invalid.reason).toMatch(/^body is not JSON: /);
+    expect(await inDlq(sqs, env.DLQ_URL as string)).toEqual({ visible: 4, inFlight: 0 });
   });
 });
