@@ -77,9 +77,12 @@ describe("the daily cap in the operator's commands", () => {
     expect(lines[0]).toBe(
       "Replayed now, the matching messages would: 1 would pay, 1 would pay part (cap), 1 capped (would pay 0), 1 already paid, 0 stale, 0 invalid.",
     );
-    expect(lines.filter((line) => / {2}\S+: (would pay \d+ of \d+ \(cap\)|capped)/.test(line))).toEqual([
-      expect.stringMatching(/: would pay 10 of 20 \(cap\)$/),
-      expect.stringMatching(/: capped \(would pay 0\)$/),
+    // Then every message's verdict, in the DLQ's order: what the cap cuts, the XP it leaves.
+    expect(lines.slice(2, 6).map((line) => line.replace(/^ {2}\S+: /, "  <id>: "))).toEqual([
+      `  <id>: already paid "${user}#a#article.completed"`,
+      `  <id>: would pay 10 of 20 (cap) "${user}#c#article.completed"`,
+      `  <id>: capped (would pay 0) "${user}#d#article.completed"`,
+      `  <id>: would pay "${user}#signup.completed"`,
     ]);
     const judged = JSON.parse((await runCli(["dlq", "replay", "--dry-run", "--json"], env)).stdout).judged;
     expect(judged.find((j: { verdict: string }) => j.verdict === "pay_part")).toMatchObject({

@@ -59,6 +59,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   },
   { name: "backfill", load: () => import("./commands/backfill") },
   { name: "guard", load: () => import("./commands/guard") },
+  { name: "awards", load: () => import("./commands/awards") },
   { name: "revoke", load: () => import("./commands/revoke") },
   { name: "user", load: () => import("./commands/user") },
   { name: "board", load: () => import("./commands/board") },

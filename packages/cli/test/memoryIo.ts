@@ -17,6 +17,7 @@ export function memoryIo(): Io & { stdout: () => string; stderr: () => string } 
     },
     untilSignal: () => new Promise(() => {}),
     stdin: process.stdin,
+    columns: 80,
     stdout: () => stdout,
     stderr: () => stderr,
   };

@@ -3,6 +3,15 @@
  * table and queues) and returns data; none prints, reads the environment or exits. The
  * `rewards` command is a thin shell over it; the scenario and the tests use it as it is.
  */
+export {
+  type AwardsListing,
+  type AwardsPage,
+  awardPages,
+  type ListedAward,
+  listAwards,
+} from "./awards/awardPages";
+export { type AwardFilter, readAwardsCursor } from "./awards/awardsCursor";
+export { awardLines, describeAwards } from "./awards/awardWords";
 export { batchGetAll } from "./batchGetAll";
 export {
   keptWeeks,
@@ -13,10 +22,19 @@ export {
   type WeeksReport,
 } from "./board/repairWeeks";
 export { clientsFor } from "./clients";
+export { type ExportFile, openExport } from "./dlq/exportFile";
+export {
+  describePurge,
+  type ExportedMessage,
+  type PurgeOptions,
+  type PurgeReport,
+  purgeMatching,
+} from "./dlq/filteredPurge";
 export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
 export { releaseReported } from "./dlq/heldMessages";
 export { type DlqPeek, type DlqStats, dlqStats, peekDlq } from "./dlq/inspect";
 export { replayNative } from "./dlq/nativeRedrive";
+export { peekText, wrapText } from "./dlq/peekText";
 export { purgeQueue } from "./dlq/purgeQueue";
 export type { ReplayFilter } from "./dlq/replayFilter";
 export { describeReplay, type ReplayReport } from "./dlq/replayReport";

@@ -1,4 +1,9 @@
-import { type DynamoDBDocumentClient, paginateScan, type ScanCommandInput } from "@aws-sdk/lib-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  paginateScan,
+  type ScanCommandInput,
+  type ScanCommandOutput,
+} from "@aws-sdk/lib-dynamodb";
 
 /**
  * Items a scan asks for a page. A page left to DynamoDB's 1 MB limit holds thousands of
@@ -8,10 +13,14 @@ import { type DynamoDBDocumentClient, paginateScan, type ScanCommandInput } from
  */
 export const SCAN_PAGE_ITEMS = 250;
 
-/** Every page of a scan, each at most `SCAN_PAGE_ITEMS` items read (before any filter). */
+/**
+ * Every page of a scan, each at most `SCAN_PAGE_ITEMS` items read (before any filter), from
+ * the table's start or, to resume a scan, after the item whose key is `startKey`.
+ */
 export function scanTable(
   dynamo: DynamoDBDocumentClient,
   input: Omit<ScanCommandInput, "Limit" | "ExclusiveStartKey">,
-): AsyncIterable<{ Items?: Record<string, unknown>[] }> {
-  return paginateScan({ client: dynamo, pageSize: SCAN_PAGE_ITEMS }, input);
+  startKey?: Record<string, unknown>,
+): AsyncIterable<ScanCommandOutput> {
+  return paginateScan({ client: dynamo, pageSize: SCAN_PAGE_ITEMS, startingToken: startKey }, input);
 }

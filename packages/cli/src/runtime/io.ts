@@ -25,6 +25,8 @@ export interface Io {
   untilSignal(onFirst?: (signal: NodeJS.Signals) => void): Promise<NodeJS.Signals>;
   /** Where `-` or no file argument reads from. */
   stdin: NodeJS.ReadableStream;
+  /** How wide stdout is: the terminal's columns; else (a pipe, a file) COLUMNS, else 80. */
+  columns: number;
 }
 
 function writeFlushed(stream: NodeJS.WritableStream, text: string): Promise<void> {
@@ -59,4 +61,5 @@ export const processIo: Io = {
       process.on("SIGTERM", handle);
     }),
   stdin: process.stdin,
+  columns: process.stdout.columns || Number(process.env.COLUMNS) || 80,
 };

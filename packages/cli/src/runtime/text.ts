@@ -27,8 +27,3 @@ function formatCell(value: unknown): string {
 }
 
 export { plural } from "@rewards/core";
-
-/** Long text cut for a table cell; --json has it whole. */
-export function clip(text: string, max: number): string {
-  return [...text].length > max ? `${[...text].slice(0, max - 1).join("")}…` : text;
-}

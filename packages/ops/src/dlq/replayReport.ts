@@ -73,6 +73,12 @@ export const judgedMessage = (parked: ParkedMessage, judged: MessageVerdict): Re
   ...judged,
 });
 
+/** `  <message id>: <verdict> "<intent key>": <why>`, the key and the why where there is one. */
+export function judgedLine(judged: ReportedMessage): string {
+  const key = judged.intentKey === undefined ? "" : ` ${JSON.stringify(judged.intentKey)}`;
+  return `  ${judged.messageId}: ${verdictWords(judged)}${key}${judged.reason === undefined ? "" : `: ${judged.reason}`}`;
+}
+
 /** One line for people, coherent whatever happened. */
 export function describeReplay(report: ReplayReport): string {
   const parts = [
@@ -104,10 +110,8 @@ export function describeReplay(report: ReplayReport): string {
       `Replayed now, the matching messages would: ${verdicts.map(([verdict, n]) => `${n} ${VERDICT_WORDS[verdict]}`).join(", ")}.`,
     );
   }
-  // What the cap would cut, message by message (the counts above only say how many).
-  const cut = (report.judged ?? []).filter((j) => j.verdict === "pay_part" || j.verdict === "capped");
-  for (const judged of cut.slice(0, 10)) lines.push(`  ${judged.messageId}: ${verdictWords(judged)}`);
-  if (cut.length > 10) lines.push(`  … and ${cut.length - 10} more the cap cuts (--json lists all)`);
+  // A dry run's verdicts message by message (the counts above only say how many), each whole.
+  for (const judged of report.judged ?? []) lines.push(judgedLine(judged));
   if (report.inFlightAtStart > 0) {
     lines.push(
       `${plural(report.inFlightAtStart, "message was", "messages were")} being read elsewhere and not in this pass: run it again once they are visible.`,

@@ -1,11 +1,15 @@
 import type { ReplayFilter } from "@rewards/ops";
 import { integer } from "../../options/parsers";
 import { defineCommand } from "../../runtime/defineCommand";
-import { clip, jsonText, tableText } from "../../runtime/text";
+import { jsonText } from "../../runtime/text";
 import { checkErrorCode, ERROR_OPTION_HELP } from "./errorCode";
 
 export default defineCommand<{ max: number; json?: boolean } & ReplayFilter>()({
-  meta: { name: "peek", description: "show parked messages and why they were parked, without removing them" },
+  meta: {
+    name: "peek",
+    description:
+      "show parked messages and the whole reason each was parked, wrapped to the terminal's width, without removing them",
+  },
   options: (command) =>
     command
       .option("--max <n>", "at most this many", integer(1, 1000), 10)
@@ -14,9 +18,9 @@ export default defineCommand<{ max: number; json?: boolean } & ReplayFilter>()({
       .option("--user <userId>", "only events of this user")
       .option("--json", "print JSON (with full bodies)"),
   needs: ["DLQ_URL"],
-  async run({ options, config }) {
+  async run({ options, config, io }) {
     checkErrorCode(options.error);
-    const { clientsFor, peekDlq } = await import("@rewards/ops");
+    const { clientsFor, peekDlq, peekText } = await import("@rewards/ops");
     const { parked, notReleased } = await peekDlq(
       clientsFor(config).sqs,
       config.DLQ_URL,
@@ -35,12 +39,6 @@ export default defineCommand<{ max: number; json?: boolean } & ReplayFilter>()({
       const filtered = options.type || options.error || options.user;
       return { ...failed, out: filtered ? "no parked message matches\n" : "the DLQ is empty\n" };
     }
-    return {
-      ...failed,
-      out: tableText(
-        parked.map((p) => ({ ...p, reason: clip(p.reason, 100), body: clip(p.body, 60) })),
-        ["sourceMessageId", "error", "type", "userId", "reason", "parkedAt", "body"],
-      ),
-    };
+    return { ...failed, out: peekText(parked, io.columns) };
   },
 });

@@ -1,16 +1,8 @@
-import { epochMsOfRfc3339 } from "@rewards/core";
 import type { AnnouncingKind } from "@rewards/ops";
-import { InvalidArgumentError, Option } from "commander";
+import { Option } from "commander";
+import { instant } from "../../options/parsers";
 import { defineCommand } from "../../runtime/defineCommand";
 import { jsonText, pairsText } from "../../runtime/text";
-
-/** An instant: RFC 3339 (`2026-12-01T09:00:00Z`) or a date (`2026-12-01`, midnight UTC). */
-function instant(value: string): Date {
-  const ms = epochMsOfRfc3339(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(ms))
-    throw new InvalidArgumentError("expected an RFC 3339 date-time, e.g. 2026-12-01T09:00:00Z");
-  return new Date(ms);
-}
 
 export default defineCommand<{
   since: Date;
