@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { unreadableReader } from "../src/function/readerItems";
 
 const profile = { pk: "USER#u", sk: "PROFILE", xp: 80, awards: 4, "count:article.completed": 4 };
-const progress = { pk: "USER#u", sk: "PROGRESS", days: new Set([20_000]), achievements: new Set(["first-article"]) };
+const progress = {
+  pk: "USER#u",
+  sk: "PROGRESS",
+  days: new Set([20_000]),
+  achievements: new Set(["first-article"]),
+};
 
 describe("unreadableReader: a reader the history's writer cannot derive", () => {
   it("reads a paid reader, and a reader with neither item yet", () => {

@@ -216,7 +216,9 @@ export async function rebuildHistory(
 async function* pagesOf(
   dynamo: DynamoDBDocumentClient,
   options: RebuildOptions,
-): AsyncGenerator<GuardPage & { stored?: Map<string, Record<string, unknown>> }> {
+): AsyncGenerator<
+  Pick<GuardPage, "guards" | "unreadable"> & { stored?: Map<string, Record<string, unknown>> }
+> {
   const { snapshot } = options;
   if (snapshot === undefined) {
     yield* guardPages(dynamo, options.tableName, { userId: options.userId });
