@@ -190,7 +190,10 @@ describe("the DLQ replay operators need", () => {
     const run = await runCli(["dlq", "replay"], { ...env, QUEUE_URL: missingQueue });
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^0 replayed, 0 extra copies deleted, 2 failed\.\n/);
-    expect(run.stdout).toMatch(/: not sent: QueueDoesNotExist/);
+    // Each says which call failed on which queue, at which endpoint.
+    expect(run.stdout).toContain(
+      `: not sent: SQS SendMessage on queue ${missingQueue} at ${env.AWS_ENDPOINT_URL_SQS}: QueueDoesNotExist`,
+    );
     expect(await queueCounts(sqsOf(env), env.DLQ_URL as string)).toEqual({
       visible: 2,
       inFlight: 0,
@@ -409,8 +412,11 @@ describe("producers and operators at the command line", () => {
     ]) {
       const run = await runCli(args, { ...env, TABLE_NAME: "no-such-table" });
       expect(run.code, args.join(" ")).toBe(1);
+      // The call that failed first (a Query, a GetItem, …), the table and the endpoint, then what to check.
       expect(run.stderr, args.join(" ")).toMatch(
-        /^rewards: table "no-such-table" does not exist here \(check TABLE_NAME/,
+        new RegExp(
+          `^rewards: DynamoDB \\w+ on table no-such-table( \\(index \\w+\\))? at ${env.AWS_ENDPOINT_URL_DYNAMODB}: no such table \\(check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB\\)\n$`,
+        ),
       );
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
     }
@@ -440,7 +446,7 @@ describe("producers and operators at the command line", () => {
     expect(run).toMatchObject({
       code: 1,
       stderr:
-        "rewards: cannot reach SQS at http://127.0.0.1:1 (connection refused, from AWS_ENDPOINT_URL_SQS): is `rewards dev` running? Otherwise check AWS_ENDPOINT_URL_SQS\n",
+        "rewards: SQS GetQueueAttributes on queue http://127.0.0.1:1/000000000000/q at http://127.0.0.1:1: connection refused (from AWS_ENDPOINT_URL_SQS): is `rewards dev` running? Otherwise check AWS_ENDPOINT_URL_SQS\n",
     });
   });
 

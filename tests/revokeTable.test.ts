@@ -328,8 +328,7 @@ describe("revoking on the embedded DynamoDB", () => {
     expect(missing).toEqual({
       code: 1,
       stdout: "",
-      stderr:
-        'rewards: table "no-such-table" does not exist here (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB): Requested resource not found\n',
+      stderr: `rewards: DynamoDB GetItem on table no-such-table at ${table.env.AWS_ENDPOINT_URL_DYNAMODB}: no such table (check TABLE_NAME, AWS_REGION, AWS_ENDPOINT_URL_DYNAMODB)\n`,
     });
     const unreachable = await runCli(
       ["revoke", "-", "--reason", "r", "--yes"],
@@ -339,8 +338,7 @@ describe("revoking on the embedded DynamoDB", () => {
     expect(unreachable).toEqual({
       code: 1,
       stdout: "",
-      stderr:
-        "rewards: cannot reach DynamoDB at http://127.0.0.1:9 (connection refused, from AWS_ENDPOINT_URL_DYNAMODB): is `rewards dev` running? Otherwise check AWS_ENDPOINT_URL_DYNAMODB\n",
+      stderr: `rewards: DynamoDB GetItem on table ${table.env.TABLE_NAME} at http://127.0.0.1:9: connection refused (from AWS_ENDPOINT_URL_DYNAMODB): is \`rewards dev\` running? Otherwise check AWS_ENDPOINT_URL_DYNAMODB\n`,
     });
     const usage = await runCli(["revoke", "-"], table.env, line);
     expect(usage.code).toBe(2);

@@ -410,7 +410,18 @@ describe("the batch worker against the local stack", () => {
       .catch(() => {});
     const { results, response } = await run(deps, [completed(newUser("schema"), "a")]);
     expect(results[0]).toMatchObject({ outcome: "failed", cause: "configuration", attempts: 1 });
-    expect(results[0]?.detail).toMatch(/^ValidationException/);
+    // What failed is named, in words and as fields (the log line carries `call`).
+    expect(results[0]?.detail).toMatch(
+      new RegExp(
+        `^DynamoDB TransactWriteItems on table wrong-schema at ${env.AWS_ENDPOINT_URL_DYNAMODB}: ValidationException`,
+      ),
+    );
+    expect(results[0]?.call).toEqual({
+      service: "DynamoDB",
+      operation: "TransactWriteItems",
+      resource: "table wrong-schema",
+      endpoint: env.AWS_ENDPOINT_URL_DYNAMODB,
+    });
     expect(response.batchItemFailures).toHaveLength(1);
     expect(await drain(deps.sqs, queues.dlqUrl)).toEqual([]);
   });
@@ -681,7 +692,7 @@ describe("retries at the HTTP boundary (every attempt recorded, the SDK's own re
     expect(results[0]).toMatchObject({ outcome: "failed", cause: "transient", attempts: 4 });
     // Throttling is an answer: nothing was written, so nothing about a fate unknown.
     expect(results[0]?.detail).toBe(
-      "ThrottlingException: Rate of requests exceeds the allowed throughput (injected)",
+      `DynamoDB TransactWriteItems on table ${deps.tableName} at ${env.AWS_ENDPOINT_URL_DYNAMODB}: throttled: ThrottlingException: Rate of requests exceeds the allowed throughput (injected)`,
     );
     expect(attempts).toHaveLength(4);
     expect(response.batchItemFailures).toHaveLength(1);

@@ -282,6 +282,35 @@ describe("processBatch", () => {
     });
   });
 
+  it("a refused call's error line names the call: in words and as fields", async () => {
+    const call = {
+      service: "EventBridge",
+      operation: "PutEvents",
+      resource: "bus rewards-bus",
+      endpoint: "https://events.us-east-1.amazonaws.com",
+    };
+    // As our clients throw it: the SDK's error, with the call it was (withNamedCalls).
+    const denied = Object.assign(new Error("not authorized to perform events:PutEvents"), {
+      name: "AccessDeniedException",
+      awsCall: call,
+    });
+    const { deps: announcer, lines } = deps(scriptedBus(denied).client);
+    const records = [streamRecord("INSERT", guard(1))];
+    const result = await processBatch(announcer, streamEvent(records));
+    const reason =
+      "EventBridge PutEvents on bus rewards-bus at https://events.us-east-1.amazonaws.com: AccessDeniedException: not authorized to perform events:PutEvents";
+    expect(result.failures).toEqual([
+      { sequenceNumber: records[0]?.dynamodb?.SequenceNumber, reason, configuration: true, call },
+    ]);
+    expect(lines.filter((line) => line.level === 50)).toEqual([
+      expect.objectContaining({
+        msg: "not announced: configuration problem, fix the deployment",
+        reason,
+        call,
+      }),
+    ]);
+  });
+
   it("does not retry a call the deployment refuses, and says to fix the deployment", async () => {
     const denied = Object.assign(new Error("not authorized to perform events:PutEvents"), {
       name: "AccessDeniedException",

@@ -202,6 +202,56 @@ describe("processBatch", () => {
     expect(lines.filter((line) => line.level === "warn" || line.level === 40)).toHaveLength(4);
   });
 
+  it("a failed put's warn line names the call: in words and as fields", async () => {
+    const call = {
+      service: "DynamoDB",
+      operation: "PutItem",
+      resource: "table rewards",
+      endpoint: "https://dynamodb.us-east-1.amazonaws.com",
+    };
+    // As our clients throw it: the SDK's error, with the call it was (withNamedCalls).
+    const table = fakeTable((input) =>
+      input.Item.pk === "USER#user1" ? Object.assign(throttled(), { awsCall: call }) : undefined,
+    );
+    const { deps: history, lines } = deps(table.dynamo);
+    const result = await processBatch(history, streamEvent([record(1, guard(1))]));
+    const reason =
+      "DynamoDB PutItem on table rewards at https://dynamodb.us-east-1.amazonaws.com: throttled: ProvisionedThroughputExceededException: Rate of requests exceeds the allowed throughput";
+    expect(result.failures).toEqual([{ sequenceNumber: seq(1), reason, call }]);
+    expect(lines.filter((line) => line.level === 40)).toEqual([
+      expect.objectContaining({ msg: "not written; the record will be retried", reason, call }),
+    ]);
+  });
+
+  it("a reader's week that fails carries its call too", async () => {
+    const call = {
+      service: "DynamoDB",
+      operation: "GetItem",
+      resource: "table rewards",
+      endpoint: "http://127.0.0.1:1",
+    };
+    const table = fakeTable();
+    const dynamo = {
+      async send(command: { input: PutInput & { Key?: { sk?: string } } }) {
+        // The week item's read fails (applyToWeek reads the week before it writes it).
+        if (String(command.input.Key?.sk ?? "").startsWith("WEEK#"))
+          throw Object.assign(throttled(), { awsCall: call });
+        return table.dynamo.send(command);
+      },
+    };
+    const { deps: history } = deps(dynamo);
+    const result = await processBatch(history, streamEvent([record(1, guard(1))]));
+    expect(result.failures).toEqual([
+      {
+        sequenceNumber: seq(1),
+        reason: expect.stringMatching(
+          /^board: week \d{4}-W\d{2}: DynamoDB GetItem on table rewards at http:\/\/127\.0\.0\.1:1: throttled: /,
+        ),
+        call,
+      },
+    ]);
+  });
+
   it("puts the records of one item key in stream order, one at a time, and stops at the first failure", async () => {
     const image = guard(1);
     const order: string[] = [];

@@ -354,7 +354,7 @@ describe("writeProgress", () => {
     expect(written).toEqual({
       achieved: 1,
       deferred: 0,
-      failed: new Map([["u2", "progress read: throttled (keys left unprocessed)"]]),
+      failed: new Map([["u2", { reason: "progress read: throttled (keys left unprocessed)" }]]),
     });
     const reads = calls.filter(
       (call) =>

@@ -6,7 +6,7 @@ import {
   messageSize,
   validateEvent,
 } from "@rewards/core";
-import { classifyError, clientDefaults, sendSqsBatch } from "@rewards/core/aws";
+import { classifyError, clientDefaults, sendSqsBatch, withNamedCalls } from "@rewards/core/aws";
 import pLimit from "p-limit";
 import { chunkEntries, type Entry } from "./batchEntries";
 import { createEventBuilders, type EventBuilders } from "./eventBuilders";
@@ -43,7 +43,9 @@ function toEntry(event: unknown, index: number): Entry {
 export function createPublisher(options: PublisherOptions): Publisher {
   validateOptions(options);
   // The SDK resolves what is not given (region, endpoint, credentials) from its own variables.
-  const client = options.client ?? new SQSClient({ ...clientDefaults({}, 3), ...options.clientConfig });
+  // Our own client's failed sends name their call (queue, endpoint); a client passed in is left as it is.
+  const client =
+    options.client ?? withNamedCalls(new SQSClient({ ...clientDefaults({}, 3), ...options.clientConfig }));
   const limit = pLimit(options.concurrency ?? 8);
 
   async function sendChunk(chunk: Entry[], results: PublishResult[]): Promise<void> {

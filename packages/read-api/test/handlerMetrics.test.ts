@@ -60,3 +60,50 @@ describe("the read API's EMF line", () => {
     ]);
   });
 });
+
+describe("the read API's log of a failed read", () => {
+  it("names the call in words and as fields; the problem document says nothing of it", async () => {
+    const logged: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      destination: new Writable({
+        write: (chunk, _encoding, done) => {
+          logged.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    });
+    const call = {
+      service: "DynamoDB",
+      operation: "BatchGetItem",
+      resource: "table rewards-prod",
+      endpoint: "https://dynamodb.us-east-1.amazonaws.com",
+    };
+    // As our clients throw it: the SDK's TimeoutError, with the call it was (withNamedCalls).
+    const timedOut = Object.assign(
+      new Error(
+        "@smithy/node-http-handler - [ERROR] a request has exceeded the configured 5000 ms requestTimeout.",
+      ),
+      { name: "TimeoutError", code: "ETIMEDOUT", $metadata: { attempts: 2 }, awsCall: call },
+    );
+    const reader = new Proxy({} as Reader, { get: () => () => Promise.reject(timedOut) });
+    const handler = createHandler({ reader, logger, stage: "prod", emitMetrics: () => {} });
+    const event = {
+      rawPath: "/users/u1",
+      requestContext: { http: { method: "GET", path: "/users/u1" } },
+    } as unknown as APIGatewayProxyEventV2;
+    const response = await handler(event, {} as Context);
+    expect(response.statusCode).toBe(503);
+    // A caller can act on "try again"; the table, the endpoint and the SDK's words are ours.
+    expect(response.body).not.toMatch(/rewards-prod|amazonaws|BatchGetItem|requestTimeout/);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 50,
+        msg: "request failed",
+        status: 503,
+        error:
+          "DynamoDB BatchGetItem on table rewards-prod at https://dynamodb.us-east-1.amazonaws.com: timed out after 5000 ms (requestTimeout)",
+        call,
+      }),
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ export { lambdaContext } from "@rewards/local";
 export { type CliRun, DEV_ENV_VARIABLES, exportedEnv, REWARDS_BIN, runCli, startCli } from "./cli";
 export { type PollerCounts, startCountingPoller } from "./countingPoller";
 export { completed, eventBody, signup } from "./events";
+export { awsError, type FakeAnswer, type FakeEndpoint, fakeEndpoint } from "./fakeEndpoint";
 export { freshModule } from "./freshModule";
 export { HANG_GUARD_MS } from "./hangGuard";
 export { type Attempt, type AttemptFault, conflicted, recordAttempts, throttled } from "./httpAttempts";

@@ -1,5 +1,5 @@
 import type { Announcement } from "@rewards/core";
-import { embeddedMetrics, invocationDeadline, remainingMsOf } from "@rewards/core/aws";
+import { type AwsCall, embeddedMetrics, invocationDeadline, remainingMsOf } from "@rewards/core/aws";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import type { AnnouncerDeps } from "./announcerDeps";
 import { publishGrants, type Unpublished } from "./publishGrants";
@@ -19,6 +19,8 @@ export interface RecordFailure {
   reason: string;
   /** The deployment is at fault (a missing bus, denied access): logged as an error. */
   configuration: boolean;
+  /** The SDK call that failed, as fields: service, operation, resource, endpoint. */
+  call?: AwsCall;
 }
 
 export interface BatchResult {

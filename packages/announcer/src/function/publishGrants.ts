@@ -10,6 +10,8 @@ import {
   putEventsEntryBytes,
 } from "@rewards/core";
 import {
+  type AwsCall,
+  callField,
   classifyError,
   type Deadline,
   describeError,
@@ -30,6 +32,8 @@ export interface PublishDeps {
 export interface Unpublished {
   reason: string;
   configuration: boolean;
+  /** The PutEvents call that failed, as fields (absent when the bus refused entries one by one). */
+  call?: AwsCall;
 }
 
 interface Pending {
@@ -121,6 +125,7 @@ export async function publishGrants(
       failed.set(item.key, {
         reason: describeError(cause),
         configuration: classifyError(cause) === "configuration",
+        ...callField(cause),
       });
     }
   }

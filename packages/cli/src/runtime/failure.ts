@@ -1,6 +1,5 @@
 import { CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type ExitCode } from "./cliError";
-import { describeFailure } from "./describeFailure";
 import type { Io } from "./io";
 
 /**
@@ -23,11 +22,13 @@ export async function exitCodeFor(error: unknown, io: Io): Promise<ExitCode> {
     { FunctionError, LocalStackError, PollerOptionsError },
     { OperationError },
     { TableStreamMissingError },
+    { describeFailure },
   ] = await Promise.all([
     import("@rewards/core/deploy"),
     import("@rewards/local"),
     import("@rewards/ops"),
     import("@rewards/core/aws"),
+    import("./describeFailure"),
   ]);
   if (error instanceof PollerOptionsError) {
     io.err(`rewards: ${error.message}\n`);

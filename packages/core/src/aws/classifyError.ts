@@ -19,6 +19,7 @@ interface ErrorShape {
   message?: unknown;
   CancellationReasons?: CancellationReason[];
   $metadata?: { httpStatusCode?: number };
+  $retryable?: { throttling?: boolean };
 }
 
 const THROTTLING = new Set([
@@ -91,6 +92,12 @@ export function classifyError(error: unknown): ErrorClass {
   if (reasons) return classifyCancellation(reasons);
   if (CONFIGURATION.has(String(shapeOf(error).name))) return "configuration";
   return "transient";
+}
+
+/** A "slow down" answer: a throttling error's name, or the SDK's own mark (`$retryable.throttling`). */
+export function isThrottling(error: unknown): boolean {
+  const shape = shapeOf(error);
+  return THROTTLING.has(String(shape.name)) || shape.$retryable?.throttling === true;
 }
 
 /**

@@ -15,9 +15,19 @@ export {
 } from "../deploy/emittedMetrics";
 export { AwardError, type AwardResult, awardOnce } from "./awardOnce";
 export { type AwardDeps, type AwardOptions, type AwardOutcome, awardTogether } from "./awardTogether";
-export { classifyError, type ErrorClass, isConditionFailure } from "./classifyError";
+export {
+  type AwsCall,
+  awsCallOf,
+  callField,
+  describeCall,
+  ownAwsCall,
+  resourceOf,
+  type WithAwsCall,
+  withNamedCalls,
+} from "./awsCall";
+export { classifyError, type ErrorClass, isConditionFailure, isThrottling } from "./classifyError";
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
-export { describeError } from "./describeError";
+export { describeError, describeErrorAlone } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics, type MetricDimensions } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";

@@ -1,4 +1,5 @@
 import { SQSClient } from "@aws-sdk/client-sqs";
+import { withNamedCalls } from "./awsCall";
 import { type ClientConfig, type ClientOptions, clientDefaults, credentials } from "./sdkClientOptions";
 
 /**
@@ -7,10 +8,12 @@ import { type ClientConfig, type ClientOptions, clientDefaults, credentials } fr
  * need not be the endpoint.
  */
 export function createSqsClient(config: ClientConfig, options: ClientOptions = {}): SQSClient {
-  return new SQSClient({
-    region: config.AWS_REGION,
-    endpoint: config.AWS_ENDPOINT_URL_SQS,
-    credentials: credentials(config),
-    ...clientDefaults(options, 3),
-  });
+  return withNamedCalls(
+    new SQSClient({
+      region: config.AWS_REGION,
+      endpoint: config.AWS_ENDPOINT_URL_SQS,
+      credentials: credentials(config),
+      ...clientDefaults(options, 3),
+    }),
+  );
 }

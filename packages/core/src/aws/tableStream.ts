@@ -1,6 +1,7 @@
 import { DescribeTableCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDBStreamsClient } from "@aws-sdk/client-dynamodb-streams";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { withNamedCalls } from "./awsCall";
 import { type ClientConfig, clientDefaults, credentials } from "./sdkClientOptions";
 
 /**
@@ -10,12 +11,14 @@ import { type ClientConfig, clientDefaults, credentials } from "./sdkClientOptio
 export function createStreamsClient(
   config: ClientConfig & { AWS_ENDPOINT_URL_DYNAMODB_STREAMS?: string | undefined },
 ): DynamoDBStreamsClient {
-  return new DynamoDBStreamsClient({
-    region: config.AWS_REGION,
-    endpoint: config.AWS_ENDPOINT_URL_DYNAMODB_STREAMS ?? config.AWS_ENDPOINT_URL_DYNAMODB,
-    credentials: credentials(config),
-    ...clientDefaults({ requestTimeoutMs: 10_000 }, 3),
-  });
+  return withNamedCalls(
+    new DynamoDBStreamsClient({
+      region: config.AWS_REGION,
+      endpoint: config.AWS_ENDPOINT_URL_DYNAMODB_STREAMS ?? config.AWS_ENDPOINT_URL_DYNAMODB,
+      credentials: credentials(config),
+      ...clientDefaults({ requestTimeoutMs: 10_000 }, 3),
+    }),
+  );
 }
 
 /** The table has no stream: the announcer and the history's writer read awards from it. */

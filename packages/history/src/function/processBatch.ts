@@ -1,6 +1,13 @@
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { historyItemOf, historyPutOf, userOfKey } from "@rewards/core";
-import { describeError, embeddedMetrics, isConditionFailure, readGuardRecord } from "@rewards/core/aws";
+import {
+  type AwsCall,
+  callField,
+  describeError,
+  embeddedMetrics,
+  isConditionFailure,
+  readGuardRecord,
+} from "@rewards/core/aws";
 import { DEFAULT_BOARD_WEEKS, resources } from "@rewards/core/deploy";
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import pLimit from "p-limit";
@@ -25,6 +32,8 @@ export interface BatchCounts {
 export interface RecordFailure {
   sequenceNumber: string;
   reason: string;
+  /** The SDK call that failed (a put's), as fields: service, operation, resource, endpoint. */
+  call?: AwsCall;
 }
 
 export interface BatchResult {
@@ -41,7 +50,7 @@ type Outcome =
   | { kind: "written" }
   | { kind: "skipped" }
   | { kind: "unreadable"; reason: string }
-  | { kind: "failed"; reason: string }
+  | { kind: "failed"; reason: string; call?: AwsCall }
   /** Not attempted: an earlier record of its item key failed. */
   | { kind: "behind"; reason: string };
 
@@ -95,7 +104,7 @@ export async function processBatch(
               outcomes[index] = { kind: "skipped" };
               continue;
             }
-            outcomes[index] = { kind: "failed", reason: describeError(error) };
+            outcomes[index] = { kind: "failed", reason: describeError(error), ...callField(error) };
             for (const later of group.slice(position + 1))
               outcomes[later.index] = { kind: "behind", reason: "an earlier record of its item failed" };
             return;
@@ -123,7 +132,12 @@ export async function processBatch(
         outcome.kind === "unreadable" || outcome.kind === "failed" || outcome.kind === "behind"
           ? outcome.reason
           : "behind a record that failed";
-      failures.push({ sequenceNumber: sequenceNumberOf(record), reason });
+      const call = outcome.kind === "failed" ? outcome.call : undefined;
+      failures.push({
+        sequenceNumber: sequenceNumberOf(record),
+        reason,
+        ...(call === undefined ? {} : { call }),
+      });
     } else counts[outcome.kind]++;
   });
   const result: BatchResult = { counts, deferred, failures, startedAt, durationMs: clock() - startedAt };
@@ -153,9 +167,14 @@ async function writeProgressOf(
       settled.push({ index, item: put.Item, outcome: outcome.kind });
   });
   const { achieved, deferred, failed } = await writeProgress(deps, progressPlan(settled), limit);
-  for (const [userId, reason] of failed) {
+  for (const [userId, { reason, call }] of failed) {
     const first = settled.find(({ item }) => userOfKey(item.pk) === userId);
-    if (first) outcomes[first.index] = { kind: "failed", reason: `progress: ${reason}` };
+    if (first)
+      outcomes[first.index] = {
+        kind: "failed",
+        reason: `progress: ${reason}`,
+        ...(call === undefined ? {} : { call }),
+      };
   }
   return { achieved, deferred };
 }
@@ -183,9 +202,14 @@ async function writeBoardOf(
     deps.boardWeeks ?? DEFAULT_BOARD_WEEKS,
   );
   const { weeks: written, failed } = await writeBoard(deps, facts, limit);
-  for (const [userId, reason] of failed) {
+  for (const [userId, { reason, call }] of failed) {
     const first = standing.find(({ item }) => userOfKey(item.pk) === userId);
-    if (first) outcomes[first.index] = { kind: "failed", reason: `board: ${reason}` };
+    if (first)
+      outcomes[first.index] = {
+        kind: "failed",
+        reason: `board: ${reason}`,
+        ...(call === undefined ? {} : { call }),
+      };
   }
   return written;
 }

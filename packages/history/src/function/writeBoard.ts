@@ -1,15 +1,16 @@
 import { isoWeekOf, userOfKey, type WeekFact, weekExpiresAt } from "@rewards/core";
-import { applyToWeek, describeError } from "@rewards/core/aws";
+import { applyToWeek, callField, describeError } from "@rewards/core/aws";
 import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS } from "@rewards/core/deploy";
 import type pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
+import type { ReaderFailure } from "./writeProgress";
 
 /** What writing a batch's weeks did. */
 export interface BoardWritten {
   /** Week items put (a week every fact of which was already there is read, not put). */
   weeks: number;
   /** Readers whose week failed, with why: their records are retried. */
-  failed: Map<string, string>;
+  failed: Map<string, ReaderFailure>;
 }
 
 /** A history item the batch left standing: as written, or overtaken by a revocation (its put's condition failed). */
@@ -52,7 +53,7 @@ export async function writeBoard(
   readers: ReadonlyMap<string, ReadonlyMap<string, readonly WeekFact[]>>,
   limit: ReturnType<typeof pLimit>,
 ): Promise<BoardWritten> {
-  const failed = new Map<string, string>();
+  const failed = new Map<string, ReaderFailure>();
   let written = 0;
   const table = {
     dynamo: deps.dynamo,
@@ -68,7 +69,7 @@ export async function writeBoard(
           try {
             if ((await applyToWeek(table, userId, week, facts)).written) written++;
           } catch (error) {
-            failed.set(userId, `week ${week}: ${describeError(error)}`);
+            failed.set(userId, { reason: `week ${week}: ${describeError(error)}`, ...callField(error) });
             return;
           }
       }),

@@ -1,13 +1,26 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { BatchGetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { profileKey, progressKey, userOfKey } from "@rewards/core";
-import { changeKeptDays, describeError, overtakenDays, settleAchievements } from "@rewards/core/aws";
+import {
+  type AwsCall,
+  callField,
+  changeKeptDays,
+  describeError,
+  overtakenDays,
+  settleAchievements,
+} from "@rewards/core/aws";
 import type pLimit from "p-limit";
 import type { HistoryDeps } from "./historyDeps";
 import { needsTimeline, type UserProgress } from "./progressPlan";
 import { unreadableReader } from "./readerItems";
 
 type Item = Record<string, unknown>;
+
+/** Why a reader's progress or week failed; the SDK call that failed, as fields, when one did. */
+export interface ReaderFailure {
+  reason: string;
+  call?: AwsCall;
+}
 
 /** What writing a batch's progress did. */
 export interface ProgressWritten {
@@ -16,7 +29,7 @@ export interface ProgressWritten {
   /** Readers whose achievements wait for their history to hold every award (settleAchievements). */
   deferred: number;
   /** Readers whose progress failed, with why: their records are retried. */
-  failed: Map<string, string>;
+  failed: Map<string, ReaderFailure>;
 }
 
 const setOf = <T>(value: unknown): Set<T> => (value instanceof Set ? (value as Set<T>) : new Set<T>());
@@ -98,7 +111,7 @@ export async function writeProgress(
   plans: readonly UserProgress[],
   limit: ReturnType<typeof pLimit>,
 ): Promise<ProgressWritten> {
-  const failed = new Map<string, string>();
+  const failed = new Map<string, ReaderFailure>();
   await Promise.all(
     plans.map((plan) =>
       limit(async () => {
@@ -108,7 +121,7 @@ export async function writeProgress(
           const unkeep = [...plan.unkeep, ...overtaken];
           if (unkeep.length > 0) await changeKeptDays(deps, plan.userId, "DELETE", unkeep);
         } catch (error) {
-          failed.set(plan.userId, `kept days: ${describeError(error)}`);
+          failed.set(plan.userId, { reason: `kept days: ${describeError(error)}`, ...callField(error) });
         }
       }),
     ),
@@ -121,7 +134,8 @@ export async function writeProgress(
       readers.map((plan) => plan.userId),
     );
   } catch (error) {
-    for (const plan of readers) failed.set(plan.userId, `progress read: ${describeError(error)}`);
+    for (const plan of readers)
+      failed.set(plan.userId, { reason: `progress read: ${describeError(error)}`, ...callField(error) });
     return { achieved: 0, deferred: 0, failed };
   }
   let achieved = 0;
@@ -130,7 +144,8 @@ export async function writeProgress(
     readers.map((plan) =>
       limit(async () => {
         const items = states.get(plan.userId);
-        if (!items) return void failed.set(plan.userId, "progress read: throttled (keys left unprocessed)");
+        if (!items)
+          return void failed.set(plan.userId, { reason: "progress read: throttled (keys left unprocessed)" });
         const profile = items.find((item) => item.sk === profileKey(plan.userId).sk);
         // Read after this batch's kept days were changed: the gate sees them.
         const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
@@ -143,7 +158,7 @@ export async function writeProgress(
           achieved += done.achieved;
           deferred += done.deferred;
         } catch (error) {
-          failed.set(plan.userId, `achievements: ${describeError(error)}`);
+          failed.set(plan.userId, { reason: `achievements: ${describeError(error)}`, ...callField(error) });
         }
       }),
     ),

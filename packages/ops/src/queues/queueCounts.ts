@@ -1,5 +1,6 @@
 import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
 import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { withNamedCalls } from "@rewards/core/aws";
 
 export interface QueueCounts {
   visible: number;
@@ -71,5 +72,5 @@ export async function oldestMessageAge(
 export function cloudwatchFor(config: { AWS_REGION: string; AWS_ENDPOINT_URL_SQS?: string | undefined }) {
   return config.AWS_ENDPOINT_URL_SQS
     ? undefined
-    : new CloudWatchClient({ region: config.AWS_REGION, maxAttempts: 2 });
+    : withNamedCalls(new CloudWatchClient({ region: config.AWS_REGION, maxAttempts: 2 }));
 }

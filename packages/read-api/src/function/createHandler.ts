@@ -1,4 +1,4 @@
-import { describeError, embeddedMetrics } from "@rewards/core/aws";
+import { callField, describeError, embeddedMetrics } from "@rewards/core/aws";
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from "aws-lambda";
 import { answerRequest } from "./answerRequest";
 import type { ReadApiDeps } from "./readApiDeps";
@@ -27,7 +27,8 @@ export function createHandler(deps: ReadApiDeps): FunctionUrlHandler {
     const ms = clock() - started;
     const status = response.statusCode ?? 200;
     const line = { method, route, status, ms };
-    if (error !== undefined) deps.logger.error({ ...line, error: describeError(error) }, "request failed");
+    if (error !== undefined)
+      deps.logger.error({ ...line, error: describeError(error), ...callField(error) }, "request failed");
     else deps.logger.info(line, "request");
     emit(
       embeddedMetrics(

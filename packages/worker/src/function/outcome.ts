@@ -1,4 +1,5 @@
 import type { ParkCode } from "@rewards/core";
+import type { AwsCall } from "@rewards/core/aws";
 
 /** The ends of a message (`capped` only under a daily cap). Only `failed` is reported back to SQS. */
 export const OUTCOMES = ["awarded", "duplicate", "parked", "failed", "capped"] as const;
@@ -25,4 +26,6 @@ export interface MessageResult {
   parkCode?: ParkCode;
   cause?: FailureCause;
   detail?: string;
+  /** The SDK call that failed (a `failed` message's), as fields: service, operation, resource, endpoint. */
+  call?: AwsCall;
 }

@@ -3,6 +3,7 @@ import {
   type AwardOptions,
   type AwardOutcome,
   awardTogether,
+  callField,
   type Deadline,
   describeError,
 } from "@rewards/core/aws";
@@ -38,6 +39,7 @@ export async function park(
       cause: "park_failed",
       parkCode: reason.code,
       detail: `${reason.code}: ${reason.reason}; not parked: ${describeError(error)}`,
+      ...callField(error),
     };
   }
 }
@@ -183,7 +185,12 @@ async function resultOf(
       // Only after a failed record of its group: held, never sent.
       return blockedResult(triaged, outcome.attempts);
     case "unexpected":
-      return { ...base, cause: "unexpected", detail: describeError(outcome.cause) };
+      return {
+        ...base,
+        cause: "unexpected",
+        detail: describeError(outcome.cause),
+        ...callField(outcome.cause),
+      };
     case "awarded":
       return { ...base, outcome: "awarded", xp: outcome.xp, ...note };
     case "capped":
@@ -205,6 +212,7 @@ async function resultOf(
         ...base,
         cause: outcome.kind,
         detail: `${describeError(outcome.cause)}${unknown}`,
+        ...callField(outcome.cause),
       };
     }
   }

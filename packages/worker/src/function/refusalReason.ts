@@ -1,14 +1,14 @@
 import { dayTotalKey, profileKey, type Refusal, type RefusedItem } from "@rewards/core";
-import { describeError } from "@rewards/core/aws";
+import { describeErrorAlone } from "@rewards/core/aws";
 
 /**
  * The reason a rejected award is parked with (its `rewards.reason`): each refused item in
  * words an operator can act on — for a profile, the command that repairs it — then the
- * error itself for reference.
+ * error itself for reference (without the call: the items say what it was about).
  */
 export function refusalReason(refused: readonly Refusal[], error: unknown, userId: string): string {
   const items = refused.map(({ item, said }) => refusedItemReason(item, said, userId));
-  return `${items.join("; ")} (${describeError(error)})`;
+  return `${items.join("; ")} (${describeErrorAlone(error)})`;
 }
 
 /** One refused item, with DynamoDB's own words. */

@@ -1,5 +1,5 @@
 import { decodeEvent } from "@rewards/core";
-import { invocationDeadline, remainingMsOf } from "@rewards/core/aws";
+import { callField, invocationDeadline, remainingMsOf } from "@rewards/core/aws";
 import type { Context, SQSEvent } from "aws-lambda";
 import pLimit from "p-limit";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
@@ -92,7 +92,10 @@ export async function runBatch(
     );
     results = inInputOrder(records, grouped.flat());
   } catch (error) {
-    deps.logger.error({ err: error }, "batch failed unexpectedly; every message will be redelivered");
+    deps.logger.error(
+      { err: error, ...callField(error) },
+      "batch failed unexpectedly; every message will be redelivered",
+    );
     results = records.map((record) => ({
       messageId: record.messageId,
       outcome: "failed",
