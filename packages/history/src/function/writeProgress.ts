@@ -151,7 +151,7 @@ export async function writeProgress(
         const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
         // A reader it cannot read is failed, not passed over: retried, then given up and listed.
         const unreadable = unreadableReader(profile, stored);
-        if (unreadable !== undefined) return void failed.set(plan.userId, unreadable);
+        if (unreadable !== undefined) return void failed.set(plan.userId, { reason: unreadable });
         if (!needsTimeline(plan, profile, stored)) return;
         try {
           const done = await achieve(deps, plan.userId, stored, profile);
