@@ -1,10 +1,11 @@
 import { dayNumberOf, dayOfNumber } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { startFaultProxy } from "@rewards/local";
-import { type ReadersRepair, repairReaders } from "@rewards/ops";
+import { type ReadersRepair, type RepairPhase, readTable, rebuildHistory, repairReaders } from "@rewards/ops";
 import { completed, eventBody, runCli, stackTest } from "@rewards/testing";
 import { describe, expect, onTestFinished } from "vitest";
 import { award, ownTable } from "./fixtures/announcerFixtures";
+import { writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 // `history rebuild --all` and `backfill --all` at scale (docs/operations.md, "Repair at scale"):
 // the table read once, each reader decided from it, a dry run saying exactly what the run then
@@ -16,9 +17,9 @@ const today = dayNumberOf(new Date().toISOString().slice(0, 10));
 const streakDay = (userId: string, day: number) => eventBody("streak.day", { userId, day: dayOfNumber(day) });
 
 /** Readers paid with no history's writer running: articles (level-2 at 100 XP) and a week of days (streak-7). */
-async function paidWithoutHistory(stack: Parameters<typeof ownTable>[0]) {
+async function paidWithoutHistory(stack: Parameters<typeof ownTable>[0], count = READERS) {
   const table = await ownTable(stack);
-  const readers = Array.from({ length: READERS }, (_, i) => `scale-${i}-${table.tableName}`);
+  const readers = Array.from({ length: count }, (_, i) => `scale-${i}-${table.tableName}`);
   for (const [i, reader] of readers.entries()) {
     const articles = Array.from({ length: i + 1 }, (_, n) => completed(reader, `a${n}`));
     const days = Array.from({ length: i % 2 === 0 ? 7 : 3 }, (_, n) => streakDay(reader, today - n));
@@ -33,7 +34,10 @@ async function paidWithoutHistory(stack: Parameters<typeof ownTable>[0]) {
   });
   onTestFinished(() => proxy.stop());
   const dynamo = createDynamoClient({ ...table.env, AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint });
-  const repair = (dryRun: boolean, stop?: { after: number; controller: AbortController }) => {
+  const repair = (
+    dryRun: boolean,
+    stop?: { after: number; controller: AbortController; phase?: RepairPhase },
+  ) => {
     operations.length = 0;
     return repairReaders(dynamo, {
       tableName: table.tableName,
@@ -43,15 +47,15 @@ async function paidWithoutHistory(stack: Parameters<typeof ownTable>[0]) {
       shards: 32,
       keepWeeks: 8,
       signal: stop?.controller.signal,
-      // Ctrl-C once `after` history items are written.
+      // Ctrl-C once `after` readers or items of that pass are done.
       onProgress: (phase, count) => {
-        if (stop && phase === "history" && count >= stop.after) stop.controller.abort();
+        if (stop && phase === (stop.phase ?? "history") && count >= stop.after) stop.controller.abort();
       },
     });
   };
   const writes = () =>
     operations.filter((op) => !["Scan", "Query", "GetItem", "BatchGetItem", "DescribeTable"].includes(op));
-  return { table, readers, repair, writes };
+  return { table, readers, repair, writes, dynamo };
 }
 
 /** What a report says was (or would be) done, without whether it was a dry run. */
@@ -129,5 +133,58 @@ describe("repair at scale", () => {
     expect(second.stdout).toBe(
       "progress of 6 readers: 0 days kept, 0 days un-kept, 0 achievements earned, counts set for 0 readers\n",
     );
+  });
+
+  it("Ctrl-C in the progress pass stops before the next reader; running it again finishes", async ({
+    stack,
+  }) => {
+    // More readers than the pass repairs at once (8): the last ones wait for a place.
+    const many = 24;
+    const { repair } = await paidWithoutHistory(stack, many);
+    const expected = done(await repair(true));
+    const cut = await repair(false, { after: 2, controller: new AbortController(), phase: "progress" });
+    expect(cut.interrupted).toBe(true);
+    expect(cut.progress?.readers.length).toBeGreaterThanOrEqual(2);
+    expect(cut.progress?.readers.length).toBeLessThan(many);
+    expect(cut.weeks).toBeUndefined();
+    const finished = await repair(false);
+    expect(finished.progress?.totals.daysKept).toBe(
+      (expected.progress ?? []).reduce((sum, reader) => sum + reader.daysKept, 0) -
+        (cut.progress?.totals.daysKept ?? 0),
+    );
+    expect(finished.interrupted).toBe(false);
+  });
+
+  it("an item the live writer puts after the scan passed is read again, not put twice", async ({ stack }) => {
+    const { table, dynamo } = await paidWithoutHistory(stack);
+    const snapshot = await readTable(dynamo, table.tableName);
+    await writeHistoryOfStream(table.env, table.streamArn);
+    const rebuilt = await rebuildHistory(dynamo, {
+      tableName: table.tableName,
+      historyDays: 400,
+      dryRun: false,
+      snapshot,
+    });
+    expect(rebuilt.totals).toMatchObject({ written: 0, corrected: 0, unchanged: 51 });
+  });
+
+  it("--user finds the guards of a user whose id its intent keys escape", async ({ stack }) => {
+    const { table, repair } = await paidWithoutHistory(stack);
+    const odd = `50%#off-${table.tableName}`;
+    await award(table.env, [completed(odd, "a")]);
+    const one = await repairReaders(createDynamoClient(table.env), {
+      tableName: table.tableName,
+      userId: odd,
+      dryRun: false,
+      counts: false,
+      rebuild: { historyDays: 400 },
+      shards: 32,
+      keepWeeks: 8,
+    });
+    expect(one.history?.users).toEqual([
+      expect.objectContaining({ userId: odd, written: [expect.any(String)] }),
+    ]);
+    expect(one.progress?.totals.achieved).toBe(1);
+    expect((await repair(true)).history?.totals.written).toBe(51);
   });
 });

@@ -175,6 +175,8 @@ export async function rebuildHistory(
       const done = guards;
       decided.push(
         puts(async () => {
+          // Checked as each put starts: a page's puts are all queued at once.
+          if (options.signal?.aborted) return void (interrupted = true);
           const written = options.dryRun ? "written" : await put(dynamo, options.tableName, repair.item);
           if (written === "written") options.onItem?.(repair.item);
           const intentKey = repair.item.intentKey;
@@ -224,14 +226,33 @@ async function* pagesOf(
     yield* guardPages(dynamo, options.tableName, { userId: options.userId });
     return;
   }
-  yield { guards: [], unreadable: snapshot.unreadable };
-  for (const reader of snapshot.readers.values()) {
-    if (options.userId !== undefined && reader.userId !== options.userId) continue;
-    const stored = new Map(
-      reader.history.map((item) => [keyText({ pk: String(item.pk), sk: String(item.sk) }), item]),
-    );
-    yield { guards: reader.guards, unreadable: [], stored };
+  const guards = [...snapshot.readers.values()]
+    .filter((reader) => options.userId === undefined || reader.userId === options.userId)
+    .flatMap((reader) => reader.guards);
+  const stored = new Map(
+    [...snapshot.readers.values()].flatMap((reader) =>
+      reader.history.map((item) => [keyText({ pk: String(item.pk), sk: String(item.sk) }), item] as const),
+    ),
+  );
+  // What the snapshot shows missing or different is read again, consistently: the live writer
+  // may have put it since the scan passed its partition (a put then would only repeat it, with
+  // this operator's retention instead of the one it was written with).
+  const nowMs = (options.now ?? Date.now)();
+  const candidates = guards.flatMap((guard) => {
+    const { pk, sk } = historyItemOf(guard, { historyDays: options.historyDays });
+    const repair = historyRepairOf(guard, stored.get(keyText({ pk, sk })), {
+      historyDays: options.historyDays,
+      nowMs,
+    });
+    return repair.kind === "missing" || repair.kind === "wrong" ? [{ pk, sk }] : [];
+  });
+  const fresh = await storedHistoryItems(dynamo, options.tableName, candidates);
+  for (const key of candidates) {
+    const item = fresh.get(keyText(key));
+    if (item === undefined) stored.delete(keyText(key));
+    else stored.set(keyText(key), item);
   }
+  yield { guards, unreadable: snapshot.unreadable, stored };
 }
 
 /** The writer's own put of an item: `skipped` when its condition failed (the stored item is revoked). */

@@ -1,11 +1,13 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
+  achievementsOnTimeline,
   countAttribute,
   type EarnedOnTimeline,
   eventTypes,
   type HistoryItem,
   profileKey,
   progressKey,
+  timelineAwardOf,
   userOfKey,
 } from "@rewards/core";
 import {
@@ -35,9 +37,9 @@ export interface RepairProgressOptions {
   /** By user: history items a dry run of `history rebuild` would write, read in place of the stored ones. */
   pending?: ReadonlyMap<string, readonly HistoryItem[]>;
   /**
-   * The table as one pass read it (readTable): every reader in it with a profile is decided from
-   * it — their partition and their guards — and nothing is read again unless an achievement is
-   * due (settleAchievements reads the profile). Each write keeps its condition.
+   * The table as one pass read it (readTable): the readers are those in it with a profile, and a
+   * reader it shows right costs nothing more; one it shows anything to do for is read again
+   * consistently and decided as without it (rightInSnapshot).
    */
   snapshot?: TableSnapshot | undefined;
   /** Told after each reader: readers done, readers in all (0 while not known). */
@@ -213,6 +215,8 @@ export async function repairProgress(
     }
     running.push(
       limit(async () => {
+        // Checked as each reader starts: the loop queues them all at once.
+        if (options.signal?.aborted) return void (interrupted = true);
         readers.push(await repairReader(dynamo, options, userId, snapshot?.readers.get(userId)));
         options.onProgress?.(readers.length, total);
       }),
@@ -247,26 +251,50 @@ function* readersWithProfile(snapshot: TableSnapshot, userId: string | undefined
   yield* ids;
 }
 
-/** A reader's state settled by their guards: read now, or from the snapshot (`items`). */
+/** A reader's state as the table holds it now (read consistently), settled by their guards. */
 async function settledState(
   dynamo: DynamoDBDocumentClient,
   options: RepairProgressOptions,
   userId: string,
-  items: ReaderItems | undefined,
 ): Promise<ReaderState> {
-  const pending = options.pending?.get(userId);
-  if (items === undefined) {
-    const read = await readerState(dynamo, options.tableName, userId, pending);
-    // Revocations still on their way to the history count as revoked (their guards say so).
-    return {
-      ...read,
-      history: await settledByGuards({ dynamo, tableName: options.tableName }, read.history),
-    };
-  }
-  const read = readerStateOf(items, pending);
-  const guards = new Map(items.guards.map((guard) => [guard.pk, guard as Record<string, unknown>]));
-  return { ...read, history: settledWith(read.history, guards) };
+  const read = await readerState(dynamo, options.tableName, userId, options.pending?.get(userId));
+  // Revocations still on their way to the history count as revoked (their guards say so).
+  return {
+    ...read,
+    history: await settledByGuards({ dynamo, tableName: options.tableName }, read.history),
+  };
 }
+
+/**
+ * Whether the snapshot shows the reader right: no day to keep or un-keep, no achievement to
+ * list, no count to set, and nothing their timeline earns that they lack. Only a triage: a
+ * reader it shows anything to do for is read again consistently and decided as `--user` decides
+ * (the snapshot's guards and profile may be older than the pass by then). An item it cannot
+ * read sends the reader there too, to be reported.
+ */
+function rightInSnapshot(options: RepairProgressOptions, items: ReaderItems): boolean {
+  try {
+    const read = readerStateOf(items, options.pending?.get(items.userId));
+    const guards = new Map(items.guards.map((guard) => [guard.pk, guard as Record<string, unknown>]));
+    const state = { ...read, history: settledWith(read.history, guards) };
+    const repair = progressRepairOf(state, { counts: options.counts });
+    if (repair.keep.length + repair.unkeep.length + repair.list.length > 0 || repair.counts !== undefined)
+      return false;
+    const due = achievementsOnTimeline(historyItemsOf(state.history).map(timelineAwardOf));
+    return due.every(({ achievement }) => state.achievements.has(achievement));
+  } catch {
+    return false;
+  }
+}
+
+const rightReader = (userId: string): ReaderRepair => ({
+  userId,
+  daysKept: 0,
+  daysUnkept: 0,
+  achieved: [],
+  earned: [],
+  counts: "right",
+});
 
 async function repairReader(
   dynamo: DynamoDBDocumentClient,
@@ -274,8 +302,9 @@ async function repairReader(
   userId: string,
   items: ReaderItems | undefined,
 ): Promise<ReaderRepair> {
+  if (items !== undefined && rightInSnapshot(options, items)) return rightReader(userId);
   try {
-    const state = await settledState(dynamo, options, userId, items);
+    const state = await settledState(dynamo, options, userId);
     const repair = progressRepairOf(state, { counts: options.counts });
     const counts = options.dryRun
       ? repair.counts === undefined

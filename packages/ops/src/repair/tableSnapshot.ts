@@ -139,8 +139,8 @@ export async function readTable(
 
 /**
  * One reader: their partition by a consistent Query, and their guards — keyed by intent, so
- * found only by a scan of the guards their intent keys start with (`<userId>#`), projected to
- * nothing but guards and run in parallel segments (docs/operations.md says what it costs).
+ * found only by a scan filtered to the guards of `userId` (the guard's own attribute: an intent
+ * key escapes or hashes its parts), in parallel segments (docs/operations.md says what it costs).
  */
 export async function readReader(
   dynamo: DynamoDBDocumentClient,
@@ -175,7 +175,7 @@ export async function readReader(
         TotalSegments: segments,
         FilterExpression: "begins_with(pk, :guards) AND sk = :guard AND userId = :user",
         ExpressionAttributeValues: {
-          ":guards": `${GUARD_PK_PREFIX}${userId}#`,
+          ":guards": GUARD_PK_PREFIX,
           ":guard": GUARD_SK,
           ":user": userId,
         },
