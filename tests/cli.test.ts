@@ -193,6 +193,12 @@ describe("rewards user, guard and dlq", () => {
       expect(shown.profile).toMatchObject({ userId: "cli-look", xp: 120, awards: 2, level: { level: 2 } });
       // No history writer runs here (it is the stream's: docs/history.md): the profile has the awards, the history not yet.
       expect(shown.history).toEqual({ awards: [] });
+      expect(shown.historyLag).toEqual({
+        kind: "awardsMissing",
+        missing: 2,
+        profileAwards: 2,
+        historyAwards: 0,
+      });
 
       const guard = await cli([
         "guard",
@@ -358,6 +364,8 @@ describe("rewards user, guard and dlq", () => {
       },
       history: { awards: [] },
       achievements: [],
+      // The profile's awards against the history's standing ones (none and none).
+      historyLag: { kind: "inStep", profileAwards: 0, historyAwards: 0 },
     });
     const text = (await cli(["user", "nobody"])).stdout;
     expect(text).toMatch(/│ streak │ none kept +│\n/);

@@ -15,7 +15,7 @@ export {
 export { clientsFor } from "./clients";
 export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
 export { releaseReported } from "./dlq/heldMessages";
-export { type DlqPeek, type DlqStats, dlqStats, peekDlq } from "./dlq/inspect";
+export { type DlqPeek, type DlqSample, type DlqStats, dlqStats, peekDlq, sampleDlq } from "./dlq/inspect";
 export { replayNative } from "./dlq/nativeRedrive";
 export { purgeQueue } from "./dlq/purgeQueue";
 export type { ReplayFilter } from "./dlq/replayFilter";
@@ -51,6 +51,10 @@ export {
 export { type ReaderItems, readReader, readTable, type TableSnapshot } from "./repair/tableSnapshot";
 export { revokeIntent } from "./revoke/revokeIntent";
 export { revokeLines } from "./revoke/revokeLines";
+export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
+export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
+export { statusPairs, verdictText } from "./status/statusInWords";
+export type { Part, StatusVerdict } from "./status/statusVerdict";
 export { isUnreplayable } from "./streamFailures/batchReplay";
 export { failureRow, holdFailures } from "./streamFailures/heldFailures";
 export { outcomeText, type ReplayWords, replayInWords } from "./streamFailures/replayInWords";
@@ -62,6 +66,12 @@ export {
 export { replayFailed, replayTally } from "./streamFailures/replayTally";
 export { announcerReplayTarget, historyReplayTarget } from "./streamFailures/replayTargets";
 export { SCAN_PAGE_ITEMS, scanTable } from "./tableScan";
+export {
+  type HistoryLag,
+  historyLagLine,
+  historyLagOf,
+  standingHistoryAwards,
+} from "./user/historyLag";
 export { profileRepairAdvice } from "./user/profileRepairAdvice";
 export { corruptProfileXp, repairProfileXp, storedProfile } from "./user/repairProfileXp";
 export { unreadableItemAdvice } from "./user/unreadableItemAdvice";
