@@ -258,23 +258,24 @@ export function createRewards() {
     historyFailureQueue: historyFailures.nodes.queue.name,
     readApiFunctionName: readApiFunction.name,
   };
-  for (const spec of alarmSpecs(names)) {
-    new aws.cloudwatch.MetricAlarm(spec.name, {
-      alarmDescription: spec.description,
-      namespace: spec.namespace,
-      metricName: spec.metricName,
-      dimensions: spec.dimensions,
-      ...("extendedStatistic" in spec
-        ? { extendedStatistic: spec.extendedStatistic }
-        : { statistic: spec.statistic }),
-      comparisonOperator: "GreaterThanThreshold",
-      threshold: spec.threshold,
-      period: spec.periodSeconds,
-      evaluationPeriods: spec.evaluationPeriods,
-      treatMissingData: "notBreaching",
-      ...(topic ? { alarmActions: [topic.arn], okActions: [topic.arn] } : {}),
-    });
-  }
+  const alarms = alarmSpecs(names).map(
+    (spec) =>
+      new aws.cloudwatch.MetricAlarm(spec.name, {
+        alarmDescription: spec.description,
+        namespace: spec.namespace,
+        metricName: spec.metricName,
+        dimensions: spec.dimensions,
+        ...("extendedStatistic" in spec
+          ? { extendedStatistic: spec.extendedStatistic }
+          : { statistic: spec.statistic }),
+        comparisonOperator: "GreaterThanThreshold",
+        threshold: spec.threshold,
+        period: spec.periodSeconds,
+        evaluationPeriods: spec.evaluationPeriods,
+        treatMissingData: "notBreaching",
+        ...(topic ? { alarmActions: [topic.arn], okActions: [topic.arn] } : {}),
+      }),
+  );
 
   // The operator's dashboard (docs/operations.md#the-dashboard): one per stage.
   const region = aws.getRegionOutput().name;
@@ -317,5 +318,10 @@ export function createRewards() {
     announcerLogGroup: announcerSubscriber.nodes.function.apply(logGroupOf),
     historyLogGroup: historySubscriber.nodes.function.apply(logGroupOf),
     readApiLogGroup: logGroupOf(readApiFunction),
+    // `rewards status`: the stream functions' IteratorAge, and this stage's alarms (their names
+    // carry no stage: SST adds a random suffix).
+    announcerFunctionName: announcerSubscriber.nodes.function.name,
+    historyFunctionName: historySubscriber.nodes.function.name,
+    alarmNames: alarms.map((alarm) => alarm.name),
   };
 }

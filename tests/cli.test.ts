@@ -45,12 +45,15 @@ it.beforeEach(({ env: testEnv, queues: testQueues }) => {
 const cli = (args: string[], stdin?: string) => runCli(args, env, stdin);
 
 /**
- * What `rewards env` prints last for every stage: the local stack's variables unset, and its
- * credentials when the shell holds them (packages/cli/test/env.test.ts sources it in a shell).
+ * What `rewards env` prints last for the stages here: the names `rewards status` reads unset
+ * (these outputs predate them; packages/cli/test/env.test.ts has a stage with them), the local
+ * stack's variables unset, and its credentials when the shell holds them (env.test.ts sources it).
  */
 const LOCAL_UNSETS =
+  "unset ANNOUNCER_FUNCTION_NAME\nunset HISTORY_FUNCTION_NAME\nunset REWARDS_ALARM_NAMES\n" +
   "unset AWS_ENDPOINT_URL_SQS\nunset AWS_ENDPOINT_URL_DYNAMODB\nunset AWS_ENDPOINT_URL_DYNAMODB_STREAMS\n" +
   "unset AWS_ENDPOINT_URL_EVENTBRIDGE\nunset GRANTS_QUEUE_URL\nunset CONSUMER_QUEUE_URL\nunset SITE_URL\n" +
+  "unset ANNOUNCER_CHECKPOINT_FILE\nunset HISTORY_CHECKPOINT_FILE\n" +
   `if [ "\${AWS_ACCESS_KEY_ID-}" = 'test' ] && [ "\${AWS_SECRET_ACCESS_KEY-}" = 'test' ]; then unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; fi\n`;
 
 /** A deployed stage's outputs with only what `rewards env` requires. */
@@ -190,6 +193,12 @@ describe("rewards user, guard and dlq", () => {
       expect(shown.profile).toMatchObject({ userId: "cli-look", xp: 120, awards: 2, level: { level: 2 } });
       // No history writer runs here (it is the stream's: docs/history.md): the profile has the awards, the history not yet.
       expect(shown.history).toEqual({ awards: [] });
+      expect(shown.historyLag).toEqual({
+        kind: "awardsMissing",
+        missing: 2,
+        profileAwards: 2,
+        historyAwards: 0,
+      });
 
       const guard = await cli([
         "guard",
@@ -355,6 +364,8 @@ describe("rewards user, guard and dlq", () => {
       },
       history: { awards: [] },
       achievements: [],
+      // The profile's awards against the history's standing ones (none and none).
+      historyLag: { kind: "inStep", profileAwards: 0, historyAwards: 0 },
     });
     const text = (await cli(["user", "nobody"])).stdout;
     expect(text).toMatch(/│ streak │ none kept +│\n/);

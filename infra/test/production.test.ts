@@ -193,6 +193,13 @@ describe("production: alarms and outputs", () => {
       // No REWARDS_BOARD_*: the defaults the writer and the read API take.
       boardShards: 32,
       boardWeeks: 8,
+      // What `rewards status` reads the stage by: the stream functions' IteratorAge, its own alarms.
+      announcerFunctionName: expect.stringMatching(/Announcer/),
+      historyFunctionName: expect.stringMatching(/History/),
     });
+    // Every alarm's physical name (here the mocks' name is the resource's; AWS's has SST's suffix).
+    const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm").map((alarm) => alarm.name);
+    expect(alarms).toHaveLength(15);
+    expect([...(run.outputs.alarmNames as string[])].sort()).toEqual(alarms.sort());
   });
 });

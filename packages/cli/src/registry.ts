@@ -32,6 +32,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
       () => import("./commands/history/rebuild"),
     ],
   },
+  { name: "status", load: () => import("./commands/status") },
   {
     name: "queue",
     load: () => import("./commands/queue/queue"),

@@ -73,6 +73,9 @@ const FULL_STAGE = {
   readerUrl: "https://abc.lambda-url.eu-west-1.on.aws/",
   boardShards: 32,
   boardWeeks: 8,
+  announcerFunctionName: "rewards-production-RewardsSubscriberAnnouncerFunction-abcd",
+  historyFunctionName: "rewards-production-RewardsSubscriberHistoryFunction-efgh",
+  alarmNames: ["DlqNotEmpty-1a2b3c4", "HistoryBehind-5d6e7f8"],
 };
 
 /** What a shell holds after `rewards dev`'s env block was pasted into it: the local stack's. */
@@ -131,6 +134,9 @@ describe("rewards env: the stage it names, and the local stack it undoes", () =>
       "export REWARDS_HISTORY_DAYS=400",
       "export REWARDS_BOARD_SHARDS=32",
       "export REWARDS_BOARD_WEEKS=8",
+      "export ANNOUNCER_FUNCTION_NAME=rewards-production-RewardsSubscriberAnnouncerFunction-abcd",
+      "export HISTORY_FUNCTION_NAME=rewards-production-RewardsSubscriberHistoryFunction-efgh",
+      "export REWARDS_ALARM_NAMES=DlqNotEmpty-1a2b3c4,HistoryBehind-5d6e7f8",
       "unset AWS_ENDPOINT_URL_SQS",
       "unset AWS_ENDPOINT_URL_DYNAMODB",
       "unset AWS_ENDPOINT_URL_DYNAMODB_STREAMS",
@@ -138,6 +144,8 @@ describe("rewards env: the stage it names, and the local stack it undoes", () =>
       "unset GRANTS_QUEUE_URL",
       "unset CONSUMER_QUEUE_URL",
       "unset SITE_URL",
+      "unset ANNOUNCER_CHECKPOINT_FILE",
+      "unset HISTORY_CHECKPOINT_FILE",
       `if [ "\${AWS_ACCESS_KEY_ID-}" = 'test' ] && [ "\${AWS_SECRET_ACCESS_KEY-}" = 'test' ]; then unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY; fi`,
       "",
     ]);
@@ -158,6 +166,19 @@ describe("rewards env: the stage it names, and the local stack it undoes", () =>
     expect(JSON.parse((await env(STAGE, "--json")).stdout)).not.toHaveProperty("REWARDS_STAGE");
   });
 
+  it("outputs from before `rewards status`'s names were outputs: unsets them, so no other stage's are read", async () => {
+    const { announcerFunctionName, historyFunctionName, alarmNames, ...before } = FULL_STAGE;
+    const lines = (await env(before)).stdout.split("\n");
+    for (const name of ["ANNOUNCER_FUNCTION_NAME", "HISTORY_FUNCTION_NAME", "REWARDS_ALARM_NAMES"]) {
+      expect(lines).toContain(`unset ${name}`);
+      expect(lines.filter((line) => line.startsWith(`export ${name}=`))).toEqual([]);
+    }
+    // An alarm name a shell would split is not one SST makes: refused, named.
+    const spaced = await env({ ...FULL_STAGE, alarmNames: ["Dlq Not Empty"] });
+    expect(spaced).toMatchObject({ code: 1, stdout: "" });
+    expect(spaced.stderr).toMatch(/lacks what the CLI needs \(alarmNames\.0: /);
+  });
+
   it("sourced in a shell that holds the local stack's variables, leaves it pointed at the stage alone", async () => {
     const run = await env(FULL_STAGE);
     const after = sourced(run.stdout, LOCAL_SHELL);
@@ -175,6 +196,9 @@ describe("rewards env: the stage it names, and the local stack it undoes", () =>
       REWARDS_HISTORY_DAYS: "400",
       REWARDS_BOARD_SHARDS: "32",
       REWARDS_BOARD_WEEKS: "8",
+      ANNOUNCER_FUNCTION_NAME: "rewards-production-RewardsSubscriberAnnouncerFunction-abcd",
+      HISTORY_FUNCTION_NAME: "rewards-production-RewardsSubscriberHistoryFunction-efgh",
+      REWARDS_ALARM_NAMES: "DlqNotEmpty-1a2b3c4,HistoryBehind-5d6e7f8",
       // Settings, not places: they point at nothing.
       REWARDS_CONCURRENCY: "100",
       LOG_LEVEL: "info",

@@ -12,7 +12,7 @@ import { memoryIo } from "./memoryIo";
  * runbook may already name: until they are registered, only their name is taken on trust.
  * Once one is, it is checked like any other (an entry here then checks nothing more).
  */
-const IN_FLIGHT_COMMANDS = ["status", "awards"];
+const IN_FLIGHT_COMMANDS = ["awards"];
 const IN_FLIGHT_OPTIONS: Record<string, string[]> = { "dlq purge": ["--error"] };
 
 async function runbookCommands(): Promise<string[][]> {

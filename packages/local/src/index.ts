@@ -1,5 +1,11 @@
 export { acknowledge } from "./eventSource/batchResponse";
-export { type Checkpoints, fileCheckpoints, memoryCheckpoints } from "./eventSource/checkpoints";
+export {
+  type CheckpointFile,
+  type Checkpoints,
+  fileCheckpoints,
+  memoryCheckpoints,
+  savedCheckpoints,
+} from "./eventSource/checkpoints";
 export { DeliveryCounts } from "./eventSource/deliveryCounts";
 export { lambdaContext } from "./eventSource/lambdaContext";
 export {
@@ -38,6 +44,7 @@ export { type LocalFunctionSettings, localFunctionSettings } from "./functions/l
 export { deployedHistorySettings, type LocalHistory, startLocalHistory } from "./functions/localHistory";
 export { type LocalReadApi, startLocalReadApi } from "./functions/localReadApi";
 export { type LocalWorker, type PollerSettings, startLocalWorker } from "./functions/localWorker";
+export { type StreamCheckpointFiles, streamCheckpointFiles } from "./functions/streamCheckpointFiles";
 export type { StreamMappingSettings } from "./functions/streamFunction";
 export { startWorkerFunction } from "./functions/workerFunction";
 export { WorkerStats } from "./functions/workerStats";

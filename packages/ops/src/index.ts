@@ -32,7 +32,7 @@ export {
 } from "./dlq/filteredPurge";
 export { type ReplayOptions, replayDlq } from "./dlq/filteredReplay";
 export { releaseReported } from "./dlq/heldMessages";
-export { type DlqPeek, type DlqStats, dlqStats, peekDlq } from "./dlq/inspect";
+export { type DlqPeek, type DlqSample, type DlqStats, dlqStats, peekDlq, sampleDlq } from "./dlq/inspect";
 export { replayNative } from "./dlq/nativeRedrive";
 export { peekText, wrapText } from "./dlq/peekText";
 export { purgeQueue } from "./dlq/purgeQueue";
@@ -69,6 +69,10 @@ export {
 export { type ReaderItems, readReader, readTable, type TableSnapshot } from "./repair/tableSnapshot";
 export { revokeIntent } from "./revoke/revokeIntent";
 export { revokeLines } from "./revoke/revokeLines";
+export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
+export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
+export { statusPairs, verdictText } from "./status/statusInWords";
+export type { Part, StatusVerdict } from "./status/statusVerdict";
 export { isUnreplayable } from "./streamFailures/batchReplay";
 export { failureRow, holdFailures } from "./streamFailures/heldFailures";
 export { outcomeText, type ReplayWords, replayInWords } from "./streamFailures/replayInWords";
@@ -80,6 +84,12 @@ export {
 export { replayFailed, replayTally } from "./streamFailures/replayTally";
 export { announcerReplayTarget, historyReplayTarget } from "./streamFailures/replayTargets";
 export { SCAN_PAGE_ITEMS, scanTable } from "./tableScan";
+export {
+  type HistoryLag,
+  historyLagLine,
+  historyLagOf,
+  standingHistoryAwards,
+} from "./user/historyLag";
 export { profileRepairAdvice } from "./user/profileRepairAdvice";
 export { corruptProfileXp, repairProfileXp, storedProfile } from "./user/repairProfileXp";
 export { unreadableItemAdvice } from "./user/unreadableItemAdvice";

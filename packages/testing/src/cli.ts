@@ -65,6 +65,7 @@ export function exportedEnv(stdout: string): Record<string, string> {
  * value, unset, or a setting that points at nothing).
  */
 export const DEV_ENV_VARIABLES = [
+  "ANNOUNCER_CHECKPOINT_FILE",
   "ANNOUNCER_FAILURE_QUEUE_URL",
   "AWS_ACCESS_KEY_ID",
   "AWS_DEFAULT_REGION",
@@ -78,6 +79,7 @@ export const DEV_ENV_VARIABLES = [
   "CONSUMER_QUEUE_URL",
   "DLQ_URL",
   "GRANTS_QUEUE_URL",
+  "HISTORY_CHECKPOINT_FILE",
   "HISTORY_FAILURE_QUEUE_URL",
   "LOG_LEVEL",
   "QUEUE_URL",

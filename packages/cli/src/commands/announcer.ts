@@ -15,19 +15,22 @@ export default defineCommand<StreamFunctionCliOptions>()({
     description:
       "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM",
   },
-  options: (command) => addStreamFunctionOptions(command, resources.announcer, "announcer"),
+  options: (command) =>
+    addStreamFunctionOptions(command, resources.announcer, "announcer", "ANNOUNCER_CHECKPOINT_FILE"),
   needs: ["TABLE_NAME", "BUS_NAME"],
   async run({ options, config, io }) {
     const logger = io.logger("rewards-announcer-source", config.LOG_LEVEL ?? "info");
     const { deployedAnnouncerSettings, functionLinesTo, startLocalAnnouncer } = await import(
       "@rewards/local"
     );
+    // Where `rewards dev` keeps it, unless told: `rewards status` reads it there.
+    const checkpoint = options.checkpoint ?? config.ANNOUNCER_CHECKPOINT_FILE;
     const startedAt = Date.now();
     const announcer = await startLocalAnnouncer({
       config,
       code: options.function,
       settings: streamSettingsFrom(deployedAnnouncerSettings(), options),
-      checkpointFile: options.checkpoint,
+      checkpointFile: checkpoint,
       logger,
       onOutput: functionLinesTo(io.err, logger),
     });
@@ -42,7 +45,7 @@ export default defineCommand<StreamFunctionCliOptions>()({
     const run = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger, io });
     const { summary } = run;
     return {
-      ...runEndNotices(run, options, "announcer", {
+      ...runEndNotices(run, { ...options, checkpoint }, "announcer", {
         variable: "ANNOUNCER_FAILURE_QUEUE_URL",
         set: config.ANNOUNCER_FAILURE_QUEUE_URL !== undefined,
         failures: "rewards grants failures",

@@ -51,15 +51,21 @@ export default defineCommand<DevOptions>()({
       startLocalSite,
       startLocalStack,
       startLocalWorker,
+      streamCheckpointFiles,
     } = await import("@rewards/local");
     // The other stage settings, from the shell, defaults filled in (a bad one stops here, named):
     // every function gets them, and the env block prints them, so that a shell exporting it
     // reads what the functions write (`rewards board` as many shards as the writer fills).
     const settingsEnv = localFunctionSettings(shell);
     const logger = io.logger("rewards-dev", shell.LOG_LEVEL ?? "info");
+    // The stream functions' places, in files `rewards status` reads (printed with the env).
+    const checkpoints = await streamCheckpointFiles();
     const stack = await startLocalStack(
       options.visibilityTimeout ? { visibilityTimeoutSeconds: options.visibilityTimeout } : {},
-    );
+    ).catch(async (error: unknown) => {
+      await checkpoints.remove();
+      throw error;
+    });
     try {
       const config = toolConfigFrom(
         { ...stack.env, ...settingsEnv, ...capEnv },
@@ -87,6 +93,7 @@ export default defineCommand<DevOptions>()({
             config,
             code: options.function,
             settings: deployedAnnouncerSettings(),
+            checkpointFile: checkpoints.env.ANNOUNCER_CHECKPOINT_FILE,
             logger,
             onOutput,
           })
@@ -97,6 +104,7 @@ export default defineCommand<DevOptions>()({
             code: options.function,
             settings: deployedHistorySettings(),
             failureQueueUrl: config.HISTORY_FAILURE_QUEUE_URL,
+            checkpointFile: checkpoints.env.HISTORY_CHECKPOINT_FILE,
             logger,
             onOutput,
           })
@@ -120,6 +128,7 @@ export default defineCommand<DevOptions>()({
         ...stack.env,
         ...settingsEnv,
         ...capEnv,
+        ...checkpoints.env,
         ...(readApi ? { READER_URL: readApi.url } : {}),
         ...(site ? { SITE_URL: site.url } : {}),
       };
@@ -147,6 +156,7 @@ export default defineCommand<DevOptions>()({
       await Promise.all([worker?.stop(), announcer?.stop(), history?.stop(), site?.stop(), readApi?.stop()]);
     } finally {
       await stack.stop();
+      await checkpoints.remove();
     }
     return undefined;
   },

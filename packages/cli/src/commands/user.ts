@@ -40,7 +40,7 @@ export default defineCommand<UserOptions>()({
       .option("--yes", "confirm --set-xp or --corrupt-xp")
       .option(
         "--json",
-        "print JSON: {profile, history, achievements}, the reader's objects as they are, achievements its list (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
+        "print JSON: {profile, history, achievements, historyLag}, the reader's objects as they are, achievements its list, historyLag the profile's awards against the history's standing ones (or the repair: {userId, from, to}, and awards when it wrote the missing count)",
       ),
   needs: ["TABLE_NAME"],
   async run({ options, args, config, io }) {
@@ -81,8 +81,8 @@ export default defineCommand<UserOptions>()({
         }),
       };
     }
-    const [{ createReader, InvalidReadInput, UnreadableItemError }, { createDynamoBaseClient }] =
-      await Promise.all([import("@rewards/reader"), import("@rewards/core/aws")]);
+    const [{ createReader, InvalidReadInput, UnreadableItemError }, { createDynamoBaseClient }, ops] =
+      await Promise.all([import("@rewards/reader"), import("@rewards/core/aws"), import("@rewards/ops")]);
     const reader = createReader({
       tableName,
       client: createDynamoBaseClient(config),
@@ -92,22 +92,35 @@ export default defineCommand<UserOptions>()({
     });
     try {
       const { timeZone } = options;
+      // The history's standing awards before the profile (standingHistoryAwards says why); none with --awards 0.
+      const standing =
+        options.awards === 0
+          ? undefined
+          : await ops.standingHistoryAwards(ops.clientsFor(config).dynamo, tableName, userId);
       const [profile, history, { achievements }] = await Promise.all([
         reader.profile(userId, timeZone === undefined ? {} : { timeZone }),
         options.awards === 0 ? undefined : reader.history(userId, { limit: options.awards }),
         reader.achievements(userId),
       ]);
+      const historyLag = standing === undefined ? undefined : ops.historyLagOf(profile.awards, standing);
       if (options.json)
-        return { out: jsonText({ profile, ...(history === undefined ? {} : { history }), achievements }) };
-      return { out: profileText(profile, history, achievements, timeZone ?? "UTC") };
+        return {
+          out: jsonText({ profile, ...(history === undefined ? {} : { history }), achievements, historyLag }),
+        };
+      const lagLine = historyLag && ops.historyLagLine(historyLag);
+      return { out: profileText(profile, history, achievements, timeZone ?? "UTC", lagLine) };
     } catch (error) {
       // The reader judges the zone (docs/reading.md#streaks): its refusal, in the option's name.
       if (error instanceof InvalidReadInput && error.parameter === "timeZone")
         throw new CliError(`--time-zone: ${error.problem}`, 2);
       if (error instanceof RangeError) throw new CliError(error.message, 2);
       if (error instanceof UnreadableItemError) {
-        const { clientsFor, unreadableItemAdvice } = await import("@rewards/ops");
-        const advice = await unreadableItemAdvice(clientsFor(config).dynamo, tableName, userId, error.key);
+        const advice = await ops.unreadableItemAdvice(
+          ops.clientsFor(config).dynamo,
+          tableName,
+          userId,
+          error.key,
+        );
         throw new CliError(`${error.message}${advice}`);
       }
       throw error;

@@ -28,7 +28,12 @@ type DeployedMapping = Pick<
 >;
 
 /** Adds the stream mapping's options, with the deployed mapping's settings as defaults. */
-export function addStreamFunctionOptions(command: Command, deployed: DeployedMapping, what: string): Command {
+export function addStreamFunctionOptions(
+  command: Command,
+  deployed: DeployedMapping,
+  what: string,
+  checkpointVariable: string,
+): Command {
   return command
     .option("--batch-size <n>", "records per invocation", integer(1, 10_000), deployed.batchSize)
     .option(
@@ -48,7 +53,7 @@ export function addStreamFunctionOptions(command: Command, deployed: DeployedMap
     )
     .option(
       "--checkpoint <file>",
-      `keep the stream position in this file, so a restarted ${what} resumes where the last one stopped`,
+      `keep the stream position in this file, so a restarted ${what} resumes where the last one stopped (default: ${checkpointVariable}, which \`rewards dev\` prints and \`rewards status\` reads)`,
     )
     .addOption(
       new Option("--function <code>", "the function's code: its TypeScript source, or the deployable bundle")

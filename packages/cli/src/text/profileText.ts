@@ -59,19 +59,23 @@ function paidOf(award: HistoryAward): string {
 }
 
 /**
- * The profile's pairs, then the streak, the counts and the achievements, then the awards' table
- * (newest first), as `rewards user` prints them.
+ * The profile's pairs (with `historyLag`, the line saying the history is behind the profile),
+ * then the streak, the counts and the achievements, then the awards' table (newest first), as
+ * `rewards user` prints them.
  */
 export function profileText(
   profile: Profile,
   page: HistoryPage | undefined,
   achievements: readonly Achievement[],
   timeZone: string,
+  historyLag?: string,
 ): string {
   const head = `${pairsText({
     userId: profile.userId,
     xp: profile.xp,
     awards: profile.awards,
+    // Only when the history's writer is behind this reader: why "awards 5" sits beside "no awards yet".
+    ...(historyLag === undefined ? {} : { history: historyLag }),
     level: levelLine(profile.level),
     today: todayLine(profile.today),
     week: weekLine(profile.week),

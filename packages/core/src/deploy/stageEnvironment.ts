@@ -28,6 +28,17 @@ export const stageOutputsSchema = z.object({
   // The board's REWARDS_BOARD_SHARDS and REWARDS_BOARD_WEEKS.
   boardShards: z.coerce.number().int().min(1).max(1000).optional(),
   boardWeeks: z.coerce.number().int().min(1).optional(),
+  // The stream functions' names and the stage's alarms, for `rewards status` (IteratorAge, DescribeAlarms).
+  announcerFunctionName: z.string().min(1).optional(),
+  historyFunctionName: z.string().min(1).optional(),
+  alarmNames: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[^,\s]+$/, "an alarm name without commas or spaces"),
+    )
+    .optional(),
 });
 
 export type StageOutputs = z.output<typeof stageOutputsSchema>;
@@ -51,7 +62,14 @@ export type LocalEndpointVariable = (typeof LOCAL_ENDPOINT_VARIABLES)[number];
  * (GRANTS_QUEUE_URL, CONSUMER_QUEUE_URL) and the example reader's page (SITE_URL). One left in
  * a shell pointed at a stage is the local stack's, so `rewards env` unsets them too.
  */
-export const LOCAL_ONLY_VARIABLES = ["GRANTS_QUEUE_URL", "CONSUMER_QUEUE_URL", "SITE_URL"] as const;
+export const LOCAL_ONLY_VARIABLES = [
+  "GRANTS_QUEUE_URL",
+  "CONSUMER_QUEUE_URL",
+  "SITE_URL",
+  // Where its stream functions keep their place: a stage's are Lambda's, read from CloudWatch.
+  "ANNOUNCER_CHECKPOINT_FILE",
+  "HISTORY_CHECKPOINT_FILE",
+] as const;
 
 /**
  * The local stack's credentials (any work there; `rewards dev` prints these). Left in a shell
@@ -94,6 +112,10 @@ export function stageEnvironment(outputs: StageOutputs): StageEnvironment {
     // The shards the stage's writer fills: what reads the board with fewer misses entries.
     ...set("REWARDS_BOARD_SHARDS", outputs.boardShards),
     ...set("REWARDS_BOARD_WEEKS", outputs.boardWeeks),
+    // What `rewards status` reads the stage's lag and alarms by.
+    ...set("ANNOUNCER_FUNCTION_NAME", outputs.announcerFunctionName),
+    ...set("HISTORY_FUNCTION_NAME", outputs.historyFunctionName),
+    ...set("REWARDS_ALARM_NAMES", outputs.alarmNames?.join(",")),
   };
   const unsets = [
     // A stage of unknown name: a REWARDS_STAGE left in the shell would name another.
@@ -101,6 +123,10 @@ export function stageEnvironment(outputs: StageOutputs): StageEnvironment {
     ...(outputs.dailyXpCap === 0 ? ["REWARDS_DAILY_XP_CAP"] : []),
     // A stage without a read API: a READER_URL left in the shell would be another stage's.
     ...(outputs.readerUrl === undefined ? ["READER_URL"] : []),
+    // A stage deployed before these were outputs: values left in the shell would be another stage's.
+    ...(outputs.announcerFunctionName === undefined ? ["ANNOUNCER_FUNCTION_NAME"] : []),
+    ...(outputs.historyFunctionName === undefined ? ["HISTORY_FUNCTION_NAME"] : []),
+    ...(outputs.alarmNames === undefined ? ["REWARDS_ALARM_NAMES"] : []),
     ...LOCAL_ENDPOINT_VARIABLES,
     ...LOCAL_ONLY_VARIABLES,
   ];

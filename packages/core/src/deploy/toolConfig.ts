@@ -28,6 +28,31 @@ export const toolConfigSchema = z.object({
   HISTORY_FAILURE_QUEUE_URL: urlVariable().optional(),
   /** Not the CLI's own: `rewards history` hands it to the function, which validates it. */
   REWARDS_HISTORY_DAYS: z.string().optional(),
+  /**
+   * Locally, where each stream function keeps its place in the stream (`rewards dev` prints
+   * them; `rewards announcer` / `history` keep theirs there unless `--checkpoint`): `rewards
+   * status` reads a consumer's lag from it. AWS keeps a mapping's checkpoint out of reach.
+   */
+  ANNOUNCER_CHECKPOINT_FILE: z.string().min(1).optional(),
+  HISTORY_CHECKPOINT_FILE: z.string().min(1).optional(),
+  /** A stage's stream functions (`rewards env` exports them): `rewards status` reads their IteratorAge. */
+  ANNOUNCER_FUNCTION_NAME: z.string().min(1).optional(),
+  HISTORY_FUNCTION_NAME: z.string().min(1).optional(),
+  /**
+   * A stage's alarms, by name, comma-separated (`rewards env` exports them): alarm names carry
+   * no stage (SST adds a random suffix), so this list is how `rewards status` knows its own.
+   */
+  REWARDS_ALARM_NAMES: z
+    .string()
+    .transform((names) =>
+      names
+        .split(",")
+        .map((name) => name.trim())
+        .filter((name) => name !== ""),
+    )
+    .optional(),
+  /** The stage's name (`rewards env` exports it), for `rewards status` to say which stage it shows. */
+  REWARDS_STAGE: z.string().optional(),
   ...sdkVariables,
   AWS_ENDPOINT_URL_EVENTBRIDGE: urlVariable().optional(),
   AWS_ENDPOINT_URL_DYNAMODB_STREAMS: urlVariable().optional(),

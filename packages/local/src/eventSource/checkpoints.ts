@@ -1,4 +1,5 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
+import { z } from "zod";
 
 /**
  * Where a stream source remembers, per shard, the last sequence number it is done with.
@@ -20,9 +21,29 @@ export function memoryCheckpoints(): Checkpoints {
   };
 }
 
-interface CheckpointFile {
-  streamArn: string;
-  shards: Record<string, string>;
+/** A checkpoint file: the stream it is of, and per shard the last sequence number done with. */
+const checkpointFileSchema = z.object({
+  streamArn: z.string(),
+  shards: z.record(z.string(), z.string()),
+});
+
+export type CheckpointFile = z.output<typeof checkpointFileSchema>;
+
+/**
+ * What a checkpoint file holds: undefined when there is none yet (no batch done), or when it
+ * is not one (then a source starts afresh, as with none). Anything else unreadable throws.
+ * `rewards status` reads a local consumer's place with it, as the source itself does.
+ */
+export async function savedCheckpoints(path: string): Promise<CheckpointFile | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  const parsed = checkpointFileSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
@@ -31,13 +52,8 @@ interface CheckpointFile {
  * file written for another stream (a stack started since) is ignored.
  */
 export async function fileCheckpoints(path: string, streamArn: string): Promise<Checkpoints> {
-  let shards: Record<string, string> = {};
-  try {
-    const saved = JSON.parse(await readFile(path, "utf8")) as Partial<CheckpointFile>;
-    if (saved.streamArn === streamArn && saved.shards) shards = { ...saved.shards };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
+  const saved = await savedCheckpoints(path);
+  let shards: Record<string, string> = saved?.streamArn === streamArn ? { ...saved.shards } : {};
   let writing = Promise.resolve();
   return {
     get: async (shardId) => shards[shardId],

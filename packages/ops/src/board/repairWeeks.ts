@@ -122,7 +122,10 @@ export async function repairWeeks(
     running.push(
       limit(async () => {
         // Checked as each reader starts: the loop queues them all at once.
-        if (options.signal?.aborted) return void (interrupted = true);
+        if (options.signal?.aborted) {
+          interrupted = true;
+          return;
+        }
         readers.push(await repairReaderWeeks(table, options, userId, snapshot?.readers.get(userId)));
         options.onProgress?.(readers.length + skipped, inSnapshot?.length ?? 0);
       }),

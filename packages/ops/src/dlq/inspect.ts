@@ -42,7 +42,8 @@ export interface DlqStats extends QueueCounts {
   byVerdict: VerdictCounts;
 }
 
-const tally = (values: readonly string[]) =>
+/** How many times each value occurs. */
+export const tally = (values: readonly string[]) =>
   values.reduce<Record<string, number>>((counts, value) => {
     counts[value] = (counts[value] ?? 0) + 1;
     return counts;
@@ -60,18 +61,33 @@ export async function dlqStats(
   sample: number,
   judge: VerdictContext,
 ): Promise<DlqStats> {
-  const counts = await queueCounts(sqs, dlqUrl);
-  const held = await holdMessages(sqs, dlqUrl, sample, 30);
-  await release(sqs, dlqUrl, held);
-  const bySource = new Map(held.map(readParkedMessage).map((p) => [p.sourceMessageId, p]));
+  const { parked, ...counts } = await sampleDlq(sqs, dlqUrl, sample);
+  const bySource = new Map(parked.map((p) => [p.sourceMessageId, p]));
   const distinct = [...bySource.values()];
   const judged = await replayVerdictOf(distinct, judge.dynamo, judge.tableName, judge.now, judge.dailyCap);
   return {
     ...counts,
-    sampled: held.length,
+    sampled: parked.length,
     distinct: distinct.length,
     byError: tally(distinct.map((p) => p.error)),
     byType: tally(distinct.map((p) => p.type ?? "(unknown)")),
     byVerdict: tallyVerdicts(judged.values(), judge.dailyCap !== undefined),
   };
+}
+
+export interface DlqSample extends QueueCounts {
+  /** Every copy read (at most the sample), as parked: what `dlq stats` and `rewards status` break down. */
+  parked: ParkedMessage[];
+}
+
+/**
+ * The DLQ's counts, and up to `sample` of its messages read without consuming any: each is
+ * held while read (so none is read twice) and released at once. A release that fails throws
+ * (those reappear when their 30 s hold ends): nothing is lost, and the caller says so.
+ */
+export async function sampleDlq(sqs: SQSClient, dlqUrl: string, sample: number): Promise<DlqSample> {
+  const counts = await queueCounts(sqs, dlqUrl);
+  const held = await holdMessages(sqs, dlqUrl, sample, 30);
+  await release(sqs, dlqUrl, held);
+  return { ...counts, parked: held.map(readParkedMessage) };
 }

@@ -176,7 +176,10 @@ export async function rebuildHistory(
       decided.push(
         puts(async () => {
           // Checked as each put starts: a page's puts are all queued at once.
-          if (options.signal?.aborted) return void (interrupted = true);
+          if (options.signal?.aborted) {
+            interrupted = true;
+            return;
+          }
           const written = options.dryRun ? "written" : await put(dynamo, options.tableName, repair.item);
           if (written === "written") options.onItem?.(repair.item);
           const intentKey = repair.item.intentKey;

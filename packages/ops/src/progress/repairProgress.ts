@@ -216,7 +216,10 @@ export async function repairProgress(
     running.push(
       limit(async () => {
         // Checked as each reader starts: the loop queues them all at once.
-        if (options.signal?.aborted) return void (interrupted = true);
+        if (options.signal?.aborted) {
+          interrupted = true;
+          return;
+        }
         readers.push(await repairReader(dynamo, options, userId, snapshot?.readers.get(userId)));
         options.onProgress?.(readers.length, total);
       }),

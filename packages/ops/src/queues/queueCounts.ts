@@ -1,6 +1,7 @@
-import { CloudWatchClient, GetMetricDataCommand } from "@aws-sdk/client-cloudwatch";
+import { CloudWatchClient } from "@aws-sdk/client-cloudwatch";
 import { GetQueueAttributesCommand, type SQSClient } from "@aws-sdk/client-sqs";
 import { withNamedCalls } from "@rewards/core/aws";
+import { latestMaximum } from "../cloudwatchLatest";
 
 export interface QueueCounts {
   visible: number;
@@ -39,33 +40,18 @@ export async function oldestMessageAge(
   now: Date = new Date(),
 ): Promise<OldestAge> {
   const queueName = queueUrl.split("/").pop() ?? "";
-  try {
-    const { MetricDataResults = [] } = await cloudwatch.send(
-      new GetMetricDataCommand({
-        StartTime: new Date(now.getTime() - 10 * 60_000),
-        EndTime: now,
-        ScanBy: "TimestampDescending",
-        MetricDataQueries: [
-          {
-            Id: "age",
-            MetricStat: {
-              Metric: {
-                Namespace: "AWS/SQS",
-                MetricName: "ApproximateAgeOfOldestMessage",
-                Dimensions: [{ Name: "QueueName", Value: queueName }],
-              },
-              Period: 60,
-              Stat: "Maximum",
-            },
-          },
-        ],
-      }),
-    );
-    const latest = MetricDataResults[0]?.Values?.[0];
-    return latest === undefined ? { unknown: "no datapoint in the last 10 minutes" } : { seconds: latest };
-  } catch (error) {
-    return { unknown: `CloudWatch unavailable here (${(error as Error).name})` };
-  }
+  const latest = await latestMaximum(
+    cloudwatch,
+    {
+      namespace: "AWS/SQS",
+      metricName: "ApproximateAgeOfOldestMessage",
+      dimensions: { QueueName: queueName },
+    },
+    now,
+  );
+  if (latest.kind === "value") return { seconds: latest.value };
+  if (latest.kind === "noData") return { unknown: "no datapoint in the last 10 minutes" };
+  return { unknown: `CloudWatch unavailable here (${latest.errorName})` };
 }
 
 /** CloudWatch for the configured region; a local SQS endpoint means there is none to ask. */

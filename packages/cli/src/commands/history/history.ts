@@ -25,6 +25,7 @@ export default defineCommand<StreamFunctionCliOptions>()({
       command.enablePositionalOptions(),
       resources.history,
       "history's writer",
+      "HISTORY_CHECKPOINT_FILE",
     ),
   needs: ["TABLE_NAME"],
   async run({ options, config, io }) {
@@ -32,6 +33,8 @@ export default defineCommand<StreamFunctionCliOptions>()({
     const [{ historyDaysFrom }, { deployedHistorySettings, functionLinesTo, startLocalHistory }] =
       await Promise.all([import("@rewards/ops"), import("@rewards/local")]);
     const days = historyDaysFrom(config);
+    // Where `rewards dev` keeps it, unless told: `rewards status` reads it there.
+    const checkpoint = options.checkpoint ?? config.HISTORY_CHECKPOINT_FILE;
     const startedAt = Date.now();
     const writer = await startLocalHistory({
       config,
@@ -39,7 +42,7 @@ export default defineCommand<StreamFunctionCliOptions>()({
       settings: streamSettingsFrom(deployedHistorySettings(), options),
       historyDays: days,
       failureQueueUrl: config.HISTORY_FAILURE_QUEUE_URL,
-      checkpointFile: options.checkpoint,
+      checkpointFile: checkpoint,
       logger,
       onOutput: functionLinesTo(io.err, logger),
     });
@@ -54,7 +57,7 @@ export default defineCommand<StreamFunctionCliOptions>()({
     const run = await runUntilStopped(writer, { drain: options.drain, startedAt, logger, io });
     const { summary } = run;
     return {
-      ...runEndNotices(run, options, "history's writer", {
+      ...runEndNotices(run, { ...options, checkpoint }, "history's writer", {
         variable: "HISTORY_FAILURE_QUEUE_URL",
         set: config.HISTORY_FAILURE_QUEUE_URL !== undefined,
         failures: "rewards history failures",
