@@ -115,7 +115,9 @@ describe("the CLI is commands over libraries (docs/architecture.md)", () => {
       (sum, file) => sum + readFileSync(`${root}${file}`, "utf8").split("\n").length - 1,
       0,
     );
-    expect(lines).toBeLessThanOrEqual(3_500);
+    // A budget: it grows by the commands added (`status`, `awards` and purge by reason: +150),
+    // never by an operation moved in; what a command computes belongs in ops.
+    expect(lines).toBeLessThanOrEqual(3_650);
     expect(cli).toContain("packages/cli/src/main.ts");
     expect(cli).toContain("packages/cli/src/registry.ts");
   });
