@@ -290,6 +290,7 @@ function rightInSnapshot(options: RepairProgressOptions, items: ReaderItems): bo
   }
 }
 
+/** A reader with nothing changed (and, with `failed`, one whose repair failed). */
 const rightReader = (userId: string): ReaderRepair => ({
   userId,
   daysKept: 0,
@@ -338,14 +339,6 @@ async function repairReader(
       counts,
     };
   } catch (error) {
-    return {
-      userId,
-      daysKept: 0,
-      daysUnkept: 0,
-      achieved: [],
-      earned: [],
-      counts: "right",
-      failed: describeError(error),
-    };
+    return { ...rightReader(userId), failed: describeError(error) };
   }
 }
