@@ -238,7 +238,7 @@ describe("rewards awards", () => {
     const other = await runCli(["awards", "--type", "article.completed", ...from], env);
     expect(other).toMatchObject({ code: 2 });
     expect(other.stderr.split("\n")[0]).toBe(
-      "rewards: --from: a cursor of another listing: give the --type, --user, --since and --until it was printed with",
+      "rewards: --from: a cursor of another listing: give the --type, --user, --since and --until it was printed with, on the same TABLE_NAME",
     );
 
     // Ctrl-C while the second page is read (held 4 s by a proxy): that page is printed, then the cursor, exit 1.

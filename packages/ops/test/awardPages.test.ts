@@ -46,7 +46,7 @@ const all = async <T>(pages: AsyncIterable<T>) => {
   return out;
 };
 const keyOf = (cursor: string | undefined) => {
-  const read = readAwardsCursor(cursor ?? "", filter);
+  const read = readAwardsCursor(cursor ?? "", filter, "t");
   return read.ok ? read.key : read.reason;
 };
 
@@ -135,7 +135,7 @@ describe("awardPages: the live guards a filter names, paged, resumable", () => {
           },
         ],
         unreadable: [],
-        cursor: awardsCursor(guardKey("u1#b#article.completed"), filter),
+        cursor: awardsCursor(guardKey("u1#b#article.completed"), filter, "t"),
         readUnits: 2.5,
         estimated: false,
       },
@@ -224,7 +224,7 @@ describe("awardPages: the live guards a filter names, paged, resumable", () => {
         Math.ceil((250 * Buffer.byteLength(JSON.stringify(guard("u1#a#article.completed")))) / 4096) / 2,
       estimated: true,
       unreadable: [],
-      cursor: awardsCursor(guardKey("u1#q#x"), filter),
+      cursor: awardsCursor(guardKey("u1#q#x"), filter, "t"),
     });
     expect(describeAwards(listing, "SIGINT")).toBe(
       `1 award listed; ${listing.readUnits} read units (estimated: DynamoDB did not say)\n` +
@@ -249,9 +249,9 @@ describe("the cursor", () => {
   const key = guardKey("u1#a#article.completed");
 
   it("reads back the key it was printed with, for the same filter only", () => {
-    const cursor = awardsCursor(key, { type: "streak.day", userId: "u1", since: new Date(0) });
+    const cursor = awardsCursor(key, { type: "streak.day", userId: "u1", since: new Date(0) }, "t");
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(readAwardsCursor(cursor, { type: "streak.day", userId: "u1", since: new Date(0) })).toEqual({
+    expect(readAwardsCursor(cursor, { type: "streak.day", userId: "u1", since: new Date(0) }, "t")).toEqual({
       ok: true,
       key,
     });
@@ -259,17 +259,25 @@ describe("the cursor", () => {
       { type: "streak.day", userId: "u1" },
       { type: "streak.day", userId: "u2", since: new Date(0) },
     ])
-      expect(readAwardsCursor(cursor, other)).toEqual({
+      expect(readAwardsCursor(cursor, other, "t")).toEqual({
         ok: false,
         reason:
-          "a cursor of another listing: give the --type, --user, --since and --until it was printed with",
+          "a cursor of another listing: give the --type, --user, --since and --until it was printed with, on the same TABLE_NAME",
       });
+    // Another stage's table: the same filter, another listing.
+    expect(
+      readAwardsCursor(cursor, { type: "streak.day", userId: "u1", since: new Date(0) }, "prod"),
+    ).toEqual({
+      ok: false,
+      reason:
+        "a cursor of another listing: give the --type, --user, --since and --until it was printed with, on the same TABLE_NAME",
+    });
   });
 
   it("refuses what no listing printed", () => {
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-    const digest = JSON.parse(Buffer.from(awardsCursor(key, filter), "base64url").toString()).filter;
-    expect(readAwardsCursor(encode({ key, filter: digest }), filter)).toEqual({ ok: true, key });
+    const digest = JSON.parse(Buffer.from(awardsCursor(key, filter, "t"), "base64url").toString()).filter;
+    expect(readAwardsCursor(encode({ key, filter: digest }), filter, "t")).toEqual({ ok: true, key });
     for (const text of [
       "not base64 at all!",
       encode("text"),
@@ -279,7 +287,7 @@ describe("the cursor", () => {
       encode({ key: { ...key, sk: 1 }, filter: digest }),
       encode({ key, filter: digest, more: 1 }),
     ])
-      expect(readAwardsCursor(text, filter), text).toEqual({
+      expect(readAwardsCursor(text, filter, "t"), text).toEqual({
         ok: false,
         reason: "not a cursor `rewards awards` printed",
       });

@@ -43,7 +43,8 @@ export default defineCommand<AwardsOptions>()({
       throw new CliError("name --type, --user or both: a listing of every award is not an undo", 2);
     const ops = await import("@rewards/ops");
     const filter = { type: options.type, userId: options.user, since: options.since, until: options.until };
-    const from = options.from === undefined ? undefined : ops.readAwardsCursor(options.from, filter);
+    const from =
+      options.from === undefined ? undefined : ops.readAwardsCursor(options.from, filter, config.TABLE_NAME);
     if (from?.ok === false) throw new CliError(`--from: ${from.reason}`, 2);
     let signal: string | undefined;
     void io.untilSignal((received) => (signal = received));

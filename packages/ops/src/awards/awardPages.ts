@@ -91,7 +91,7 @@ export async function* awardPages(
     yield {
       awards: listed,
       unreadable: page.unreadable,
-      ...(resumeAfter ? { cursor: awardsCursor(resumeAfter as ScanKey, filter) } : {}),
+      ...(resumeAfter ? { cursor: awardsCursor(resumeAfter as ScanKey, filter, tableName) } : {}),
       readUnits: units,
       estimated,
     };

@@ -13,31 +13,39 @@ export interface AwardFilter {
 export type ScanKey = Record<string, string>;
 
 /**
- * The filter a cursor was printed for, in 16 hex digits. A scan's place holds for any filter,
- * but a cursor resumed with other options would list another selection from the middle of the
- * table and look complete: so it is refused.
+ * The table and filter a cursor was printed for, in 16 hex digits. A scan's place holds for any
+ * filter, but a cursor resumed with other options, or on another stage's table, would list
+ * another selection from the middle of a table and look complete: so it is refused.
  */
-function filterDigest(filter: AwardFilter): string {
-  const fields = [filter.type, filter.userId, filter.since?.toISOString(), filter.until?.toISOString()];
+function filterDigest(filter: AwardFilter, tableName: string): string {
+  const fields = [
+    tableName,
+    filter.type,
+    filter.userId,
+    filter.since?.toISOString(),
+    filter.until?.toISOString(),
+  ];
   return createHash("sha256").update(JSON.stringify(fields)).digest("hex").slice(0, 16);
 }
 
 /** `--from`'s text: where the scan goes on, and for which filter, base64url so a shell passes it as it is. */
-export function awardsCursor(key: ScanKey, filter: AwardFilter): string {
-  return Buffer.from(JSON.stringify({ key, filter: filterDigest(filter) })).toString("base64url");
+export function awardsCursor(key: ScanKey, filter: AwardFilter, tableName: string): string {
+  return Buffer.from(JSON.stringify({ key, filter: filterDigest(filter, tableName) })).toString("base64url");
 }
 
 /** The key a cursor resumes after, or why it is not a cursor of this listing. */
 export function readAwardsCursor(
   text: string,
   filter: AwardFilter,
+  tableName: string,
 ): { ok: true; key: ScanKey } | { ok: false; reason: string } {
   const cursor = keyAndFilterOf(text);
   if (cursor === undefined) return { ok: false, reason: "not a cursor `rewards awards` printed" };
-  if (cursor.filter !== filterDigest(filter))
+  if (cursor.filter !== filterDigest(filter, tableName))
     return {
       ok: false,
-      reason: "a cursor of another listing: give the --type, --user, --since and --until it was printed with",
+      reason:
+        "a cursor of another listing: give the --type, --user, --since and --until it was printed with, on the same TABLE_NAME",
     };
   return { ok: true, key: cursor.key };
 }
