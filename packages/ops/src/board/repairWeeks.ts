@@ -10,9 +10,8 @@ import {
   weekStateOf,
 } from "@rewards/core";
 import { describeError, rebuildWeek, type WeekTable } from "@rewards/core/aws";
-import pLimit from "p-limit";
 import { withPending } from "../progress/readerState";
-import { everyReader } from "../progress/repairProgress";
+import { forEachReader, readersOf } from "../repair/readerPass";
 import type { ReaderItems, TableSnapshot } from "../repair/tableSnapshot";
 
 export interface RepairWeeksOptions {
@@ -44,9 +43,6 @@ export interface RepairWeeksOptions {
   /** Stops before the next reader (Ctrl-C): the report then says `interrupted`. */
   signal?: AbortSignal | undefined;
 }
-
-/** Readers whose weeks are repaired at once. */
-const READERS_AT_ONCE = 8;
 
 /** A week whose item was not what the history makes (`from` 0: no item; XP may be equal while the awards it names were not). */
 export interface WeekChange {
@@ -96,42 +92,13 @@ export async function repairWeeks(
   };
   const readers: ReaderWeeks[] = [];
   const { snapshot } = options;
-  const inSnapshot = snapshot
-    ? [...snapshot.readers.values()]
-        .filter(
-          (r) => r.profile !== undefined && (options.userId === undefined || r.userId === options.userId),
-        )
-        .map((r) => r.userId)
-        .sort()
-    : undefined;
-  const ids =
-    inSnapshot ?? (options.userId === undefined ? everyReader(dynamo, options.tableName) : [options.userId]);
-  const limit = pLimit(READERS_AT_ONCE);
-  const running: Array<Promise<void>> = [];
+  const pass = readersOf(dynamo, options);
   let skipped = 0;
-  let interrupted = false;
-  for await (const userId of ids) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    if (options.skip?.has(userId)) {
-      skipped++;
-      continue;
-    }
-    running.push(
-      limit(async () => {
-        // Checked as each reader starts: the loop queues them all at once.
-        if (options.signal?.aborted) {
-          interrupted = true;
-          return;
-        }
-        readers.push(await repairReaderWeeks(table, options, userId, snapshot?.readers.get(userId)));
-        options.onProgress?.(readers.length + skipped, inSnapshot?.length ?? 0);
-      }),
-    );
-  }
-  await Promise.all(running);
+  const interrupted = await forEachReader(pass.ids, options.signal, async (userId) => {
+    if (options.skip?.has(userId)) skipped++;
+    else readers.push(await repairReaderWeeks(table, options, userId, snapshot?.readers.get(userId)));
+    options.onProgress?.(readers.length + skipped, pass.total);
+  });
   readers.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   return {
     dryRun: options.dryRun,

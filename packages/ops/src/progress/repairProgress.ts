@@ -8,7 +8,6 @@ import {
   profileKey,
   progressKey,
   timelineAwardOf,
-  userOfKey,
 } from "@rewards/core";
 import {
   changeKeptDays,
@@ -20,9 +19,8 @@ import {
   settledByGuards,
   settledWith,
 } from "@rewards/core/aws";
-import pLimit from "p-limit";
+import { forEachReader, readersOf } from "../repair/readerPass";
 import type { ReaderItems, TableSnapshot } from "../repair/tableSnapshot";
-import { scanTable } from "../tableScan";
 import { type ProgressRepair, progressRepairOf } from "./progressRepair";
 import { type ReaderState, readerState, readerStateOf } from "./readerState";
 
@@ -47,9 +45,6 @@ export interface RepairProgressOptions {
   /** Stops before the next reader (Ctrl-C): the report then says `interrupted`. */
   signal?: AbortSignal | undefined;
 }
-
-/** Readers repaired at once: each waits on its own reads and writes. */
-const READERS_AT_ONCE = 8;
 
 /** What was (or, in a dry run, would be) repaired of one reader. */
 export interface ReaderRepair {
@@ -82,24 +77,6 @@ export interface ProgressReport {
     waiting: number;
     failed: number;
   };
-}
-
-/** Every reader with a profile, paging the table (a full scan: an operator's pass). */
-export async function* everyReader(
-  dynamo: DynamoDBDocumentClient,
-  tableName: string,
-): AsyncGenerator<string> {
-  const profile = profileKey("");
-  for await (const page of scanTable(dynamo, {
-    TableName: tableName,
-    FilterExpression: "sk = :profile",
-    ExpressionAttributeValues: { ":profile": profile.sk },
-    ProjectionExpression: "pk",
-  }))
-    for (const item of page.Items ?? []) {
-      const userId = userOfKey(item.pk);
-      if (userId !== undefined) yield userId;
-    }
 }
 
 /**
@@ -199,33 +176,11 @@ export async function repairProgress(
 ): Promise<ProgressReport> {
   const readers: ReaderRepair[] = [];
   const { snapshot } = options;
-  const ids: AsyncIterable<string> | Iterable<string> = snapshot
-    ? readersWithProfile(snapshot, options.userId)
-    : options.userId === undefined
-      ? everyReader(dynamo, options.tableName)
-      : [options.userId];
-  const total = snapshot ? [...readersWithProfile(snapshot, options.userId)].length : 0;
-  const limit = pLimit(READERS_AT_ONCE);
-  const running: Array<Promise<void>> = [];
-  let interrupted = false;
-  for await (const userId of ids) {
-    if (options.signal?.aborted) {
-      interrupted = true;
-      break;
-    }
-    running.push(
-      limit(async () => {
-        // Checked as each reader starts: the loop queues them all at once.
-        if (options.signal?.aborted) {
-          interrupted = true;
-          return;
-        }
-        readers.push(await repairReader(dynamo, options, userId, snapshot?.readers.get(userId)));
-        options.onProgress?.(readers.length, total);
-      }),
-    );
-  }
-  await Promise.all(running);
+  const pass = readersOf(dynamo, options);
+  const interrupted = await forEachReader(pass.ids, options.signal, async (userId) => {
+    readers.push(await repairReader(dynamo, options, userId, snapshot?.readers.get(userId)));
+    options.onProgress?.(readers.length, pass.total);
+  });
   readers.sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   const sum = (count: (reader: ReaderRepair) => number) => readers.reduce((total, r) => total + count(r), 0);
   return {
@@ -243,15 +198,6 @@ export async function repairProgress(
       failed: sum((r) => (r.failed ? 1 : 0)),
     },
   };
-}
-
-/** The snapshot's readers with a profile (those everyReader would scan for), in user id order. */
-function* readersWithProfile(snapshot: TableSnapshot, userId: string | undefined): Generator<string> {
-  const ids = [...snapshot.readers.values()]
-    .filter((reader) => reader.profile !== undefined && (userId === undefined || reader.userId === userId))
-    .map((reader) => reader.userId)
-    .sort();
-  yield* ids;
 }
 
 /** A reader's state as the table holds it now (read consistently), settled by their guards. */
