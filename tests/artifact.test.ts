@@ -68,7 +68,7 @@ async function runArtifact(env: Record<string, string>, environment: Record<stri
   const poller = await startPoller({
     sqs,
     queueUrl: env.QUEUE_URL as string,
-    handler: (event, context) => runtime.invoke(event, context) as Promise<SQSBatchResponse>,
+    handler: (event) => runtime.invoke(event) as Promise<SQSBatchResponse>,
     handlerEnforcesTimeout: true,
     logger: pino({ level: "silent" }),
     waitTimeSeconds: 1,

@@ -44,7 +44,8 @@ describe("rewards demo", () => {
       ],
       {},
     );
-    expect(run.code).toBe(0);
+    // On failure, the report's problems (and the end of stderr) say what went wrong.
+    expect(run.code, `${run.stdout.slice(0, 4000)}\n${run.stderr.slice(-2000)}`).toBe(0);
     const report = JSON.parse(run.stdout) as Record<string, number | boolean | unknown[]> & {
       faults: Record<string, number>;
       busFaults: Record<string, number> & { commitThenDrop: number };

@@ -3,7 +3,17 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { isoWeekOf, profileKey } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
 import { createReader } from "@rewards/reader";
-import { profileIn, runCli, stackTest } from "@rewards/testing";
+import {
+  completed,
+  drain,
+  lambdaContext,
+  profileIn,
+  runCli,
+  sqsEvent,
+  sqsRecord,
+  stackTest,
+} from "@rewards/testing";
+import { createWorkerDeps, processBatch } from "@rewards/worker";
 import { describe, expect } from "vitest";
 
 /**
@@ -144,5 +154,35 @@ describe("rewards user --set-xp", () => {
       stderr: `rewards: ${problem}, which --set-xp cannot know: nothing written; set awards by hand first (docs/operations.md#repairing-a-profile)\n`,
     });
     expect(await profileIn(env, user)).toEqual(stored);
+  });
+});
+
+describe("the profile's stamp (updatedAt) under --set-xp", () => {
+  it("one that is no instant parks the award naming it; --set-xp mends it, and the replayed award pays", async ({
+    env,
+  }) => {
+    const user = userOf("stamp");
+    await put(env, { ...profileKey(user), xp: 10, awards: 1, updatedAt: "yesterday" });
+    const deps = { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent" }), emitMetrics: () => {} };
+    const pay = () => processBatch(deps, sqsEvent([sqsRecord(completed(user, "a"))]), lambdaContext());
+    expect((await pay()).counts).toEqual({ awarded: 0, duplicate: 0, parked: 1, failed: 0 });
+    const [parked] = await drain(deps.sqs, env.DLQ_URL as string);
+    expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toContain(
+      `the profile of user "${user}" (USER#${user}) was refused: its updatedAt is not an instant ("yesterday")`,
+    );
+    const before = new Date().toISOString();
+    expect((await runCli(["user", user, "--set-xp", "10", "--yes", "--json"], env)).code).toBe(0);
+    const mended = String((await profileIn(env, user))?.updatedAt);
+    expect(mended >= before && mended <= new Date().toISOString(), mended).toBe(true);
+    expect((await pay()).counts).toEqual({ awarded: 1, duplicate: 0, parked: 0, failed: 0 });
+    expect(await profileIn(env, user)).toMatchObject({ xp: 30, awards: 2 });
+  });
+
+  it("a later instant is kept: a reader's stamp never moves back", async ({ env }) => {
+    const user = userOf("later");
+    const later = new Date(Date.now() + 3_600_000).toISOString();
+    await put(env, { ...profileKey(user), xp: "x", awards: 1, updatedAt: later });
+    expect((await runCli(["user", user, "--set-xp", "20", "--yes"], env)).code).toBe(0);
+    expect(await profileIn(env, user)).toEqual({ ...profileKey(user), xp: 20, awards: 1, updatedAt: later });
   });
 });

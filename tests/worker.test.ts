@@ -376,8 +376,8 @@ describe("the batch worker against the local stack", () => {
     // An item-level cancellation reason, as AWS reports it: not a top-level ValidationException.
     expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toBe(
       `the profile of user ${JSON.stringify(broken)} (USER#${broken}) was refused: An operand in the update expression has an incorrect data type — ` +
-        `the award adds to its xp, awards and its type's count (count:<type>), which must all be numbers; ` +
-        `repair xp with \`rewards user ${broken} --set-xp <n> --yes\` (awards or a count by hand: docs/operations.md#repairing-a-profile), then replay ` +
+        `the award adds to its xp, awards and its type's count (count:<type>), which must all be numbers, ` +
+        `and stamps its updatedAt, which must be an instant; repair xp and updatedAt with \`rewards user ${broken} --set-xp <n> --yes\` (awards or a count by hand: docs/operations.md#repairing-a-profile), then replay ` +
         "(TransactionCanceledException [None, ValidationError]: Transaction cancelled, please refer cancellation reasons for specific reasons [None, ValidationError])",
     );
     // The guard was rolled back with the update: a fixed profile can still be paid.

@@ -9,7 +9,7 @@ import {
   planAwardTransaction,
   profileUpdate,
 } from "../src/domain";
-import { readCancellation, transactionsOf } from "../src/domain/awardPlan";
+import { keptStamp, readCancellation, restamped, transactionsOf } from "../src/domain/awardPlan";
 
 const now = new Date("2026-11-29T10:00:00.000Z");
 const epoch = 1_795_946_400;
@@ -75,6 +75,9 @@ describe("planAwardTransaction", () => {
                 ":now": "2026-11-29T10:00:00.000Z",
                 ":count0": 1,
               },
+              // The reader's commits in the order of their instants: stamped after the profile's last change.
+              ConditionExpression: "attribute_not_exists(updatedAt) OR updatedAt < :now",
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
           },
         ],
@@ -111,6 +114,8 @@ describe("planAwardTransaction", () => {
         ":count0": 2,
         ":count1": 1,
       },
+      ConditionExpression: "attribute_not_exists(updatedAt) OR updatedAt < :now",
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD",
     });
     // A guard kept forever has no expiresAt; a guard without a message id has no messageId.
     expect(items[1]?.Put?.Item).not.toHaveProperty("expiresAt");
@@ -474,5 +479,81 @@ describe("readCancellation", () => {
       { kind: "again" },
     ]);
     expect(reading.dayTotals).toEqual(new Map());
+  });
+
+  it("the profile's stamp refused: the awards go again, after the instant it returned; one that is no instant refuses them", () => {
+    const profileRefused = (Item?: Record<string, unknown>) =>
+      readCancellation(
+        plan,
+        [
+          { Code: "ConditionalCheckFailed" },
+          none,
+          none,
+          none,
+          { Code: "ConditionalCheckFailed", ...(Item ? { Item } : {}) },
+        ],
+        awards,
+        context,
+        plain,
+      );
+    const ahead = profileRefused({ updatedAt: { S: "2026-11-29T10:00:05.000Z" } });
+    expect(ahead.awards.map((verdict) => verdict.kind)).toEqual(["paid_before", "again", "again", "again"]);
+    expect(ahead.stampedBefore).toEqual({ updatedAt: "2026-11-29T10:00:05.000Z" });
+    expect(profileRefused().stampedBefore).toEqual({ updatedAt: undefined });
+    const said = 'its updatedAt is not an instant ("yesterday")';
+    expect(profileRefused({ updatedAt: { S: "yesterday" } })).toMatchObject({
+      awards: [
+        { kind: "paid_before" },
+        { kind: "refused", items: [{ item: { kind: "profile" }, said }] },
+        { kind: "refused", items: [{ item: { kind: "profile" }, said }] },
+        { kind: "refused", items: [{ item: { kind: "profile" }, said }] },
+      ],
+    });
+    expect(profileRefused({ updatedAt: { N: "5" } }).awards[1]).toEqual({
+      kind: "refused",
+      items: [{ item: { kind: "profile" }, said: "its updatedAt is not an instant (5)" }],
+    });
+    // Any other answer about the profile is no refused stamp.
+    expect(
+      readCancellation(plan, [{ Code: "ConditionalCheckFailed" }], awards, context, plain),
+    ).not.toHaveProperty("stampedBefore");
+  });
+});
+
+describe("restamped", () => {
+  const at = (iso: string) => new Date(iso);
+  it("the clock, when it is past both the refused stamp and the profile's", () => {
+    expect(
+      restamped(
+        at("2026-12-04T10:00:00.000Z"),
+        Date.parse("2026-12-04T10:00:09.000Z"),
+        "2026-12-04T10:00:05.000Z",
+      ),
+    ).toEqual(at("2026-12-04T10:00:09.000Z"));
+  });
+  it("else one millisecond after the later of the two", () => {
+    const clock = Date.parse("2026-12-04T10:00:00.000Z");
+    expect(restamped(at("2026-12-04T10:00:00.000Z"), clock, "2026-12-04T10:00:05.000Z")).toEqual(
+      at("2026-12-04T10:00:05.001Z"),
+    );
+    expect(restamped(at("2026-12-04T10:00:07.000Z"), clock, "2026-12-04T10:00:05.000Z")).toEqual(
+      at("2026-12-04T10:00:07.001Z"),
+    );
+    expect(restamped(at("2026-12-04T10:00:00.000Z"), clock, undefined)).toEqual(
+      at("2026-12-04T10:00:00.001Z"),
+    );
+  });
+});
+
+describe("keptStamp", () => {
+  const now = new Date("2026-12-04T10:00:00.000Z");
+  it("now, unless the profile's stamp is a later instant: a reader's stamp never moves back", () => {
+    expect(keptStamp("2026-12-04T10:00:05.000Z", now)).toBe("2026-12-04T10:00:05.000Z");
+    expect(keptStamp("2026-12-04T09:59:59.999Z", now)).toBe("2026-12-04T10:00:00.000Z");
+    expect(keptStamp(undefined, now)).toBe("2026-12-04T10:00:00.000Z");
+  });
+  it("one that is no instant is mended to now", () => {
+    expect(keptStamp("zzz", now)).toBe("2026-12-04T10:00:00.000Z");
+    expect(keptStamp(Date.parse("2027-01-01T00:00:00.000Z"), now)).toBe("2026-12-04T10:00:00.000Z");
   });
 });

@@ -305,4 +305,36 @@ describe("awardTogether", () => {
     expect(outcomes.slice(0, 98).every((o) => o.outcome === "awarded")).toBe(true);
     expect(outcomes.slice(98).map((o) => o.outcome)).toEqual(["awarded", "capped"]);
   });
+
+  it("a stamp the profile refused: the awards go again at once, stamped after the profile's instant, and the next run after that", async () => {
+    const ahead = "2026-12-01T12:00:05.000Z";
+    // 99 guards, then the profile (item 99) refusing the stamp.
+    const { client, sent } = clientAnswering(
+      cancelled(...Array.from({ length: 99 }, () => none), ccf({ updatedAt: { S: ahead } })),
+      "ok",
+      "ok",
+    );
+    const awards = Array.from({ length: 100 }, (_, i) => award(`s${i}`));
+    const outcomes = await awardTogether(deps(client), awards);
+    expect(outcomes.every((o) => o.outcome === "awarded")).toBe(true);
+    const stamps = sent.map((input) => profileAdds(input).values?.[":now"]);
+    expect(stamps).toEqual([NOW_ISO, "2026-12-01T12:00:05.001Z", "2026-12-01T12:00:05.002Z"]);
+    // The guards carry the stamp of the transaction that wrote them.
+    expect(sent[1]?.TransactItems[0]?.Put?.Item.awardedAt).toBe("2026-12-01T12:00:05.001Z");
+    expect(sent[2]?.TransactItems[0]?.Put?.Item.awardedAt).toBe("2026-12-01T12:00:05.002Z");
+  });
+
+  it("a stamp refused with no item returned: after the refused one; a profile that is no instant rejects the awards", async () => {
+    const { client, sent } = clientAnswering(cancelled(none, ccf()), "ok");
+    expect((await awardTogether(deps(client), [award("a")])).map((o) => o.outcome)).toEqual(["awarded"]);
+    expect(profileAdds(sent[1]).values?.[":now"]).toBe("2026-12-01T12:00:00.001Z");
+    const refused = clientAnswering(cancelled(none, ccf({ updatedAt: { N: "1" } })));
+    expect(await awardTogether(deps(refused.client), [award("a")])).toMatchObject([
+      {
+        outcome: "rejected",
+        refused: [{ item: { kind: "profile" }, said: "its updatedAt is not an instant (1)" }],
+      },
+    ]);
+    expect(refused.sent).toHaveLength(1);
+  });
 });

@@ -64,6 +64,9 @@ describe("planRevocation", () => {
               ":one": 1,
               ":now": "2026-12-01T12:00:00.999Z",
             },
+            // Stamped after the profile's last change, or refused with the profile to go after.
+            ConditionExpression: "attribute_not_exists(updatedAt) OR updatedAt < :now",
+            ReturnValuesOnConditionCheckFailure: "ALL_OLD",
           },
         },
       ],

@@ -413,7 +413,8 @@ def _execute_result_as_json(self: DynamoResult, context: Any) -> Any:
     return 200, {"Content-Type": "application/x-amz-json-1.0"}, body
 
 
-def main() -> None:
+def apply_patches() -> None:
+    """Items 2-7 of the module's docstring, on moto's classes (item 1 is the server's)."""
     DynamoResult.execute_result = _execute_result_as_json
     Table.all_items = _partition_items
     Table.query = _query_one_partition
@@ -422,6 +423,10 @@ def main() -> None:
     DynamoHandler.transact_write_items = _transact_write_items_with_token
     DynamoDBStreamsBackend.get_records = _get_records_once
     DynamoDBBackend.update_item = _update_item_one_record
+
+
+def main() -> None:
+    apply_patches()
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
 
     host = os.environ.get("REWARDS_DYNAMODB_HOST", "127.0.0.1")

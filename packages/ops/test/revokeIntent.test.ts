@@ -153,6 +153,37 @@ describe("revokeIntent", () => {
     expect(refused.calls.filter((c) => c.kind === "TransactWriteCommand")).toHaveLength(1);
   });
 
+  it("a stamp the profile refused (it changed at or after it): judged again, stamped after the profile's instant", async () => {
+    const stampRefused = named("TransactionCanceledException", {
+      CancellationReasons: [
+        { Code: "None" },
+        { Code: "ConditionalCheckFailed", Item: { updatedAt: { S: "2026-12-01T12:00:07.000Z" } } },
+      ],
+    });
+    const { dynamo, calls } = table([guard], [stampRefused, "ok"]);
+    expect(await revokeIntent(1, "k", deps(dynamo))).toMatchObject({
+      verdict: "revoked",
+      revokedAt: "2026-12-01T12:00:07.001Z",
+    });
+    // Never resent as it was: read again, then one transaction at the new stamp.
+    expect(calls.map((c) => c.kind)).toEqual([
+      "GetCommand",
+      "TransactWriteCommand",
+      "GetCommand",
+      "TransactWriteCommand",
+    ]);
+    const stampOf = (call: Call | undefined) =>
+      (
+        call?.input as {
+          TransactItems: Array<{ Update: { ExpressionAttributeValues: Record<string, unknown> } }>;
+        }
+      ).TransactItems[1]?.Update.ExpressionAttributeValues[":now"];
+    expect([stampOf(calls[1]), stampOf(calls[3])]).toEqual([
+      "2026-12-01T12:00:00.000Z",
+      "2026-12-01T12:00:07.001Z",
+    ]);
+  });
+
   it("what every line would meet stops the run: a missing table, an unreachable endpoint", async () => {
     const missing = named("ResourceNotFoundException");
     await expect(revokeIntent(1, "k", deps(table([missing]).dynamo))).rejects.toBe(missing);

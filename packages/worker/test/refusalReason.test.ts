@@ -25,7 +25,7 @@ describe("refusalReason", () => {
     expect(refusalReason(refused, error, "u1")).toBe(
       'the award\'s guard item was refused: guard too big; the profile of user "u1" (USER#u1) was refused: ' +
         "An operand in the update expression has an incorrect data type — the award adds to its xp, awards and " +
-        "its type's count (count:<type>), which must all be numbers; repair xp with `rewards user u1 --set-xp <n> --yes` " +
+        "its type's count (count:<type>), which must all be numbers, and stamps its updatedAt, which must be an instant; repair xp and updatedAt with `rewards user u1 --set-xp <n> --yes` " +
         "(awards or a count by hand: docs/operations.md#repairing-a-profile), then replay " +
         "(TransactionCanceledException [ValidationError, ValidationError]: Transaction cancelled)",
     );

@@ -9,6 +9,7 @@ import {
   planAwardTransaction,
   type Refusal,
   readCancellation,
+  restamped,
   transactionsOf,
 } from "../domain/awardPlan";
 import { againInOrder } from "../domain/inOrder";
@@ -96,7 +97,9 @@ export async function awardTogether(
     firstOf.set(award.intentKey, index);
     leads.push({ index, award });
   });
-  const dayTotals = new Map<string, number>();
+  // One context for every run: a run restamped after the profile's last change (settleRun)
+  // leaves the next run stamped after it too.
+  const runContext = { ...context, dayTotals: new Map<string, number>() };
   let stopped = false;
   for (const run of transactionsOf(
     leads.map((lead) => ({ ...lead.award, lead })),
@@ -106,7 +109,7 @@ export async function awardTogether(
     // In order, a later transaction waits for whatever an earlier one left unsettled.
     const settled: AwardOutcome[] = stopped
       ? run.map((): AwardOutcome => ({ outcome: "held", attempts: 0 }))
-      : await settleRun(deps, run, { ...context, dayTotals }, deadline);
+      : await settleRun(deps, run, runContext, deadline);
     run.forEach((item, at) => {
       outcomes.set(item.lead.index, settled[at] as AwardOutcome);
     });
@@ -205,8 +208,8 @@ async function settleRun(
   const outcomes: Array<AwardOutcome | undefined> = run.map(() => undefined);
   const attempts = run.map(() => 0);
   let pending = run.map((_, index) => index);
-  const nowIso = context.now.toISOString();
   for (let transactions = 0; pending.length > 0; transactions++) {
+    const nowIso = context.now.toISOString();
     const awards = pending.map((index) => run[index] as AwardRequest);
     if (transactions === MAX_TRANSACTIONS_PER_RUN || deps.clock() >= deadline) {
       const why =
@@ -232,6 +235,8 @@ async function settleRun(
       for (const item of transaction.items)
         if (item.kind === "day")
           context.dayTotals.set(item.day, (context.dayTotals.get(item.day) ?? 0) + item.paid);
+      // The profile now holds this instant: the user's next transaction is stamped after it.
+      context.now = restamped(context.now, context.now.getTime(), undefined);
       break;
     }
     if (!isItemLevelCancellation(sent.error)) {
@@ -264,6 +269,9 @@ async function settleRun(
       outcomes[index] = { outcome: "held", attempts: attempts[index] as number };
     }
     const again = next.again.map((at) => pending[at] as number);
+    // Stamped at or before the profile's last change: what goes again is stamped after it.
+    if (reading.stampedBefore)
+      context.now = restamped(context.now, deps.clock(), reading.stampedBefore.updatedAt);
     if (reading.unreadDays.length > 0 && again.length === pending.length) {
       // The cap's condition failed and the endpoint did not say the day's total: nothing to go on.
       const why = new Error(

@@ -25,7 +25,13 @@ export {
   type WithAwsCall,
   withNamedCalls,
 } from "./awsCall";
-export { classifyError, type ErrorClass, isConditionFailure, isThrottling } from "./classifyError";
+export {
+  classifyError,
+  type ErrorClass,
+  isConditionFailure,
+  isItemLevelCancellation,
+  isThrottling,
+} from "./classifyError";
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export { describeError, describeErrorAlone } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
@@ -52,6 +58,7 @@ export {
   settledWith,
   UnprocessedKeysError,
 } from "./readerAchievements";
+export { refusedStamp } from "./refusedStamp";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";

@@ -45,6 +45,14 @@ export interface AwardTransaction {
 export const MAX_TRANSACTION_ITEMS = 100;
 
 const GUARD_CONDITION = "attribute_not_exists(pk) OR expiresAt < :now";
+/**
+ * A reader's commits carry increasing instants (docs/reading.md#when-exactly): a transaction
+ * stamped at or before the profile's last change (another worker's clock ran ahead, or its
+ * transaction was stamped later and committed first) is cancelled and sent again stamped after
+ * it. So no award can commit stamped before one the history's writer has already read, and the
+ * timeline the guards record is the order the profile changed in. Revocations hold to it too.
+ */
+export const PROFILE_STAMP_CONDITION = "attribute_not_exists(updatedAt) OR updatedAt < :now";
 /** The profile's update, less its values `:xp`, `:awards` and `:now` (profileUpdate). */
 export interface ProfileUpdate {
   UpdateExpression: string;
@@ -185,12 +193,14 @@ export function planAwardTransaction(
       TableName: context.tableName,
       Key: profileKey(first.userId),
       ...update,
+      ConditionExpression: PROFILE_STAMP_CONDITION,
       ExpressionAttributeValues: {
         ":xp": paid.reduce((sum, xp) => sum + xp, 0),
         ":awards": awards.length,
         ":now": nowIso,
         ...countValues,
       },
+      ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
     },
   };
   const byDay = new Map<string, number>();
@@ -286,7 +296,16 @@ export interface CancellationReading {
   dayTotals: Map<string, number>;
   /** A day's condition failed without its total (an endpoint that ignores ALL_OLD): nothing can be learned. */
   unreadDays: string[];
+  /**
+   * The profile's stamp condition failed (PROFILE_STAMP_CONDITION): the awards that go again
+   * must be stamped after `updatedAt`, the profile's last change (absent when the endpoint
+   * returned no item).
+   */
+  stampedBefore?: { updatedAt?: string | undefined } | undefined;
 }
+
+/** An instant as the table stores it (`toISOString`): what a stamp condition can compare. */
+const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const FAILED_CONDITION = "ConditionalCheckFailed";
 const REFUSED = new Set(["ValidationError", "ItemCollectionSizeLimitExceeded"]);
@@ -321,6 +340,7 @@ export function readCancellation(
   };
   const dayTotals = new Map<string, number>();
   const unreadDays: string[] = [];
+  let stampedBefore: CancellationReading["stampedBefore"];
   transaction.items.forEach((planned, index) => {
     const reason = reasons[index];
     const code = String(reason?.Code);
@@ -334,6 +354,18 @@ export function readCancellation(
       } else if (REFUSED.has(code)) refuse(planned.award, { kind: "guard" }, said);
     } else if (planned.kind === "profile") {
       if (REFUSED.has(code)) for (const award of awards.keys()) refuse(award, { kind: "profile" }, said);
+      else if (code === FAILED_CONDITION) {
+        const updatedAt = reason?.Item ? unmarshall(reason.Item).updatedAt : undefined;
+        // Not an instant the condition can ever pass (a number, another format): refused for good.
+        if (updatedAt !== undefined && (typeof updatedAt !== "string" || !STORED_INSTANT.test(updatedAt)))
+          for (const award of awards.keys())
+            refuse(
+              award,
+              { kind: "profile" },
+              `its updatedAt is not an instant (${JSON.stringify(updatedAt)})`,
+            );
+        else stampedBefore = { updatedAt };
+      }
     } else if (code === FAILED_CONDITION && !reason?.Item) {
       unreadDays.push(planned.day);
     } else if (code === FAILED_CONDITION) {
@@ -345,5 +377,29 @@ export function readCancellation(
       refuseDay(planned.day, said);
     }
   });
-  return { awards: verdicts, dayTotals, unreadDays };
+  return { awards: verdicts, dayTotals, unreadDays, ...(stampedBefore ? { stampedBefore } : {}) };
+}
+
+/**
+ * The `updatedAt` a write off the reader's timeline (an operator's repair) leaves: the profile's
+ * own when it is an instant after `now` (a reader's stamp never moves back: PROFILE_STAMP_CONDITION
+ * orders their commits by it), else `now` — which also mends one that is no instant. Pure.
+ */
+export function keptStamp(updatedAt: unknown, now: Date): string {
+  const nowIso = now.toISOString();
+  return typeof updatedAt === "string" && STORED_INSTANT.test(updatedAt) && updatedAt > nowIso
+    ? updatedAt
+    : nowIso;
+}
+
+/**
+ * The instant to stamp a transaction with after `previous` was refused as stamped before the
+ * profile's last change: the clock, but after both. Pure.
+ */
+export function restamped(previous: Date, clock: number, profileUpdatedAt: string | undefined): Date {
+  const floor = Math.max(
+    previous.getTime(),
+    profileUpdatedAt === undefined ? 0 : Date.parse(profileUpdatedAt),
+  );
+  return new Date(Math.max(clock, floor + 1));
 }

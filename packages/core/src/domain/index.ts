@@ -29,13 +29,16 @@ export {
   cappedDay,
   countsByType,
   dayTotalExpiresAt,
+  keptStamp,
   MAX_TRANSACTION_ITEMS,
+  PROFILE_STAMP_CONDITION,
   type ProfileUpdate,
   payable,
   planAwardTransaction,
   profileUpdate,
   type Refusal,
   type RefusedItem,
+  restamped,
 } from "./awardPlan";
 export {
   BOARD_MAX_RANK,

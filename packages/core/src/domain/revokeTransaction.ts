@@ -1,4 +1,5 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { PROFILE_STAMP_CONDITION } from "./awardPlan";
 import type { StoredGuard } from "./storedGuard";
 import { countAttribute, guardKey, profileKey, REVOKED_ATTRIBUTE } from "./tableLayout";
 
@@ -35,7 +36,9 @@ export const UNPAY_UNCOUNTED_PROFILE_UPDATE =
  * (item 0, so its condition is reason 0) with the attempt's `revocationId`, then the user's
  * profile given back the award's XP, its count and — only when its guard says the award was
  * counted — its type's count, so a count never goes below the truth; and the profile's
- * revocations counted. The day total (docs/awards.md#the-daily-cap) is left alone: the cap
+ * revocations counted. Stamped after the profile's last change (PROFILE_STAMP_CONDITION; its
+ * ALL_OLD says the stamp to go after), so the revocation sits on the reader's timeline where
+ * it committed. The day total (docs/awards.md#the-daily-cap) is left alone: the cap
  * counts what was paid that day. Pure.
  */
 export function planRevocation(guard: StoredGuard, context: RevokeContext): TransactWriteCommandInput {
@@ -80,6 +83,8 @@ export function planRevocation(guard: StoredGuard, context: RevokeContext): Tran
             ":one": 1,
             ":now": nowIso,
           },
+          ConditionExpression: PROFILE_STAMP_CONDITION,
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         },
       },
     ],

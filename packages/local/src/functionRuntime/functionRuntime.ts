@@ -2,7 +2,6 @@ import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import type { Context } from "aws-lambda";
 import { contextFields } from "../eventSource/lambdaContext";
 import { packageRoot } from "../packageRoot";
 
@@ -45,8 +44,12 @@ export interface FunctionRuntimeOptions {
 }
 
 export interface FunctionRuntime {
-  /** One invocation in an execution environment of its own: a warm one if any is idle. */
-  invoke(event: unknown, context?: Pick<Context, "getRemainingTimeInMillis">): Promise<unknown>;
+  /**
+   * One invocation in an execution environment of its own: a warm one if any is idle. Its
+   * deadline is the function's timeout, counted from the invocation as on Lambda: never the
+   * caller's (an event source's clock started earlier, at its poll).
+   */
+  invoke(event: unknown): Promise<unknown>;
   /**
    * Starts one execution environment ahead of any invocation, as a deployment's first
    * init would: an init failure (a bad variable, a module that does not load) is thrown
@@ -187,8 +190,7 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions): Function
     );
   }
 
-  async function invoke(event: unknown, context?: Pick<Context, "getRemainingTimeInMillis">) {
-    const remainingMs = Math.min(options.timeoutMs, context?.getRemainingTimeInMillis() ?? options.timeoutMs);
+  async function invoke(event: unknown) {
     const warm = idle.pop();
     const { environment, ready } = warm ? { environment: warm, ready: Promise.resolve() } : start();
     try {
@@ -196,12 +198,12 @@ export function createFunctionRuntime(options: FunctionRuntimeOptions): Function
       await initialised(environment, ready);
       const result = await within(
         environment,
-        run(environment, event, remainingMs),
-        remainingMs,
+        run(environment, event, options.timeoutMs),
+        options.timeoutMs,
         () =>
           new FunctionError(
             "Sandbox.Timedout",
-            `Task timed out after ${(remainingMs / 1000).toFixed(2)} seconds`,
+            `Task timed out after ${(options.timeoutMs / 1000).toFixed(2)} seconds`,
           ),
       );
       idle.push(environment);

@@ -47,7 +47,7 @@ export async function startLocalWorker(options: LocalWorkerOptions): Promise<Loc
     const poller = await startPoller({
       sqs: createSqsClient(config, { requestTimeoutMs: (settings.waitTimeSeconds + 10) * 1000 }),
       queueUrl: config.QUEUE_URL,
-      handler: (event, context) => runtime.invoke(event, context) as Promise<SQSBatchResponse>,
+      handler: (event) => runtime.invoke(event) as Promise<SQSBatchResponse>,
       handlerEnforcesTimeout: true,
       logger: options.logger,
       ...settings,

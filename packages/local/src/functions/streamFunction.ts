@@ -81,7 +81,7 @@ export async function startStreamFunction(
     const source = await startStreamSource({
       streams: createStreamsClient(config),
       streamArn,
-      handler: (event, context) => runtime.invoke(event, context) as Promise<DynamoDBBatchResponse>,
+      handler: (event) => runtime.invoke(event) as Promise<DynamoDBBatchResponse>,
       handlerEnforcesTimeout: true,
       logger: options.logger,
       filter: options.filter,

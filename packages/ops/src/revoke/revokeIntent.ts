@@ -6,13 +6,16 @@ import {
   guardStanding,
   planRevocation,
   type RevokeResult,
+  restamped,
   resultOf,
 } from "@rewards/core";
 import {
   classifyError,
   describeError,
+  isItemLevelCancellation,
   RetriesExhaustedError,
   type RetryPolicy,
+  refusedStamp,
   retry,
 } from "@rewards/core/aws";
 
@@ -67,6 +70,8 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
   const clock = deps.clock ?? awsClock(deps.dynamo);
   const transient = (error: unknown) => classifyError(error) === "transient";
   let attempted: Attempted | undefined;
+  // After the profile refused a stamp (PROFILE_STAMP_CONDITION): the next one goes after it.
+  let stampFloor: Date | undefined;
   try {
     for (let judgement = 1; judgement <= MAX_JUDGEMENTS; judgement++) {
       const { Item } = await retry(
@@ -78,7 +83,7 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
       );
       const judged = guardStanding(Item, clock(), attempted);
       if (judged.verdict !== "revocable" || deps.dryRun) return resultOf(line, intentKey, judged);
-      const now = new Date(clock());
+      const now = stampFloor && stampFloor.getTime() > clock() ? stampFloor : new Date(clock());
       // One id per attempt: its token (a retry of it is the same request) and its mark on the guard.
       attempted = { revocationId: randomUUID() };
       const input = {
@@ -92,7 +97,8 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
       };
       try {
         await retry(() => deps.dynamo.send(new TransactWriteCommand(input)), {
-          shouldRetry: transient,
+          // A failed condition is an answer: the line is judged again (below), never resent as it was.
+          shouldRetry: (error) => transient(error) && !isItemLevelCancellation(error),
           policy: deps.policy,
         });
         return {
@@ -107,6 +113,13 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
       } catch (error) {
         // The guard's condition failed: revoked, expired or re-paid since the read. Read again.
         if (classifyError(error) === "duplicate") continue;
+        // The profile changed at or after this stamp: judged again, stamped after that change.
+        // (The profile is item 1: planRevocation.)
+        const refused = refusedStamp(error, 1);
+        if (refused) {
+          stampFloor = restamped(now, clock(), refused.updatedAt);
+          continue;
+        }
         throw error;
       }
     }

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { profileKey } from "@rewards/core";
+import { keptStamp, profileKey } from "@rewards/core";
 import { OperationError } from "../operationError";
 import { awardsProblem, type StoredProfile, wrongAwardsCount } from "./profileRepairAdvice";
 
@@ -25,7 +25,8 @@ export async function storedProfile(
 }
 
 /**
- * `--set-xp`: writes `to` as the profile's xp and now as its `updatedAt`, and 0 as its
+ * `--set-xp`: writes `to` as the profile's xp and now as its `updatedAt` (unless it is already
+ * later: `keptStamp`, a reader's stamp never moves back), and 0 as its
  * `awards` where it has none, so the reader reads what it leaves. Only if the profile still
  * holds what was read, so a concurrent award is never overwritten. Writes nothing for a user
  * with no profile (there is nothing to repair: XP comes from awards), nor for a profile whose
@@ -49,7 +50,10 @@ export async function repairProfileXp(
       `${awardsProblem(userId, wrong.found, wrong.attribute)}, which --set-xp cannot know: nothing written; set ${wrong.attribute} by hand first (docs/operations.md#repairing-a-profile)`,
     );
   const mendAwards = profile.awards === undefined;
-  await conditionalXpWrite(dynamo, tableName, userId, profile.xp, to, now, { repair: true, mendAwards });
+  await conditionalXpWrite(dynamo, tableName, userId, profile.xp, to, keptStamp(profile.updatedAt, now), {
+    repair: true,
+    mendAwards,
+  });
   return { userId, from: profile.xp ?? null, to, ...(mendAwards ? { awards: { from: null, to: 0 } } : {}) };
 }
 
@@ -64,8 +68,12 @@ export async function corruptProfileXp(
   to: string,
   now: Date = new Date(),
 ): Promise<XpRepair> {
-  const before = (await storedProfile(dynamo, tableName, userId))?.xp;
-  await conditionalXpWrite(dynamo, tableName, userId, before, to, now, { repair: false, mendAwards: false });
+  const profile = await storedProfile(dynamo, tableName, userId);
+  const before = profile?.xp;
+  await conditionalXpWrite(dynamo, tableName, userId, before, to, keptStamp(profile?.updatedAt, now), {
+    repair: false,
+    mendAwards: false,
+  });
   return { userId, from: before ?? null, to };
 }
 
@@ -75,7 +83,7 @@ async function conditionalXpWrite(
   userId: string,
   before: unknown,
   to: number | string,
-  now: Date,
+  stamp: string,
   { repair, mendAwards }: { repair: boolean; mendAwards: boolean },
 ): Promise<void> {
   const held = [
@@ -93,7 +101,7 @@ async function conditionalXpWrite(
         ConditionExpression: held.join(" AND "),
         ExpressionAttributeValues: {
           ":xp": to,
-          ":now": now.toISOString(),
+          ":now": stamp,
           ...(before === undefined ? {} : { ":before": before }),
           ...(mendAwards ? { ":zero": 0 } : {}),
         },

@@ -18,8 +18,9 @@ export function refusedItemReason(item: RefusedItem, said: string, userId: strin
     return `the day total of user ${JSON.stringify(userId)} for ${item.day} (${dayTotalKey(userId, item.day).pk}, ${dayTotalKey(userId, item.day).sk}) was refused: ${said}`;
   return (
     `the profile of user ${JSON.stringify(userId)} (${profileKey(userId).pk}) was refused: ${said} — ` +
-    `the award adds to its xp, awards and its type's count (count:<type>), which must all be numbers; ` +
-    `repair xp with \`rewards user ${shellWord(userId)} --set-xp <n> --yes\` ` +
+    `the award adds to its xp, awards and its type's count (count:<type>), which must all be numbers, ` +
+    `and stamps its updatedAt, which must be an instant; ` +
+    `repair xp and updatedAt with \`rewards user ${shellWord(userId)} --set-xp <n> --yes\` ` +
     `(awards or a count by hand: docs/operations.md#repairing-a-profile), then replay`
   );
 }
