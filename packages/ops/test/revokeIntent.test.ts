@@ -172,12 +172,11 @@ describe("revokeIntent", () => {
       "GetCommand",
       "TransactWriteCommand",
     ]);
+    type Written = {
+      TransactItems: Array<{ Update: { ExpressionAttributeValues: Record<string, unknown> } }>;
+    };
     const stampOf = (call: Call | undefined) =>
-      (
-        call?.input as {
-          TransactItems: Array<{ Update: { ExpressionAttributeValues: Record<string, unknown> } }>;
-        }
-      ).TransactItems[1]?.Update.ExpressionAttributeValues[":now"];
+      (call?.input as Written | undefined)?.TransactItems[1]?.Update.ExpressionAttributeValues[":now"];
     expect([stampOf(calls[1]), stampOf(calls[3])]).toEqual([
       "2026-12-01T12:00:00.000Z",
       "2026-12-01T12:00:07.001Z",
