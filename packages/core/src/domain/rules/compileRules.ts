@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { userIdSchema } from "../envelope";
+import { text } from "../text";
+import { type LongestMemory, type Memory, memoryOf } from "./checkRulesChange";
+import { MAX_FIELD_LENGTH, type RulesDocument, type RulesField, type TypeRule } from "./rulesDocument";
+
+const DAY_SECONDS = 86_400;
+
+/** What one type's award pays: its XP and, for a per-unit rule, the units it was paid for. */
+export interface Pay {
+  xp: number;
+  units?: number;
+}
+
+/** One event type of a version, compiled: what decoding, keys, staleness and the award plan read. */
+export interface CompiledType {
+  type: string;
+  /** The event's `data`, `userId` included; fields the type does not declare are stripped. */
+  schema: z.ZodType<Record<string, unknown> & { userId: string }>;
+  /** The intent key's parts (§4): userId, the key fields' values (an integer as its shortest decimal), the type. */
+  keyParts(data: Readonly<Record<string, unknown>>): string[];
+  pays(data: Readonly<Record<string, unknown>>): Pay;
+  /** The guard's life: the longest memory the type has ever had; undefined: forever. */
+  guardTtlSeconds: number | undefined;
+  capped: boolean;
+  /** The day the intent is about (the `day` field), for staleness and streaks. */
+  day(data: Readonly<Record<string, unknown>>): string | undefined;
+  keepsStreak: boolean;
+  retired: boolean;
+}
+
+export interface CompiledRules {
+  types: ReadonlyMap<string, CompiledType>;
+  /** The longest memory of a capped type, ever: how long a day's total outlives its day. */
+  longestCappedMemorySeconds: number;
+}
+
+function fieldSchema(field: RulesField): z.ZodType {
+  if (field.type === "day") return z.iso.date();
+  if (field.type === "integer")
+    return z
+      .number()
+      .int()
+      .min(field.minimum ?? Number.MIN_SAFE_INTEGER)
+      .max(field.maximum ?? Number.MAX_SAFE_INTEGER);
+  const string = text(field.minLength ?? 1, field.maxLength ?? MAX_FIELD_LENGTH);
+  const allowed = field.enum;
+  return allowed
+    ? string.refine((value) => allowed.includes(value), `must be one of ${allowed.join(", ")}`)
+    : string;
+}
+
+const secondsOf = (memory: Memory | undefined): number | undefined =>
+  memory === undefined || memory === "forever" ? undefined : memory * DAY_SECONDS;
+
+function compileType(type: string, rule: TypeRule, longest: Memory | undefined): CompiledType {
+  const shape: Record<string, z.ZodType> = { userId: userIdSchema };
+  for (const [name, field] of Object.entries(rule.data)) shape[name] = fieldSchema(field);
+  const xp = rule.xp;
+  const dayField = rule.day;
+  return {
+    type,
+    schema: z.object(shape) as unknown as CompiledType["schema"],
+    keyParts: (data) => [String(data.userId), ...rule.key.map((field) => String(data[field])), type],
+    pays:
+      typeof xp === "number"
+        ? () => ({ xp })
+        : (data) => {
+            const units = Number(data[xp.per]);
+            return { xp: Math.min(xp.max, xp.each * units), units };
+          },
+    guardTtlSeconds: secondsOf(longest ?? rule.memory),
+    capped: rule.capped,
+    day: (data) => (dayField === undefined ? undefined : String(data[dayField])),
+    keepsStreak: rule.keepsStreak,
+    retired: rule.retired,
+  };
+}
+
+/**
+ * A version's document compiled (docs/rules.md): each type's schema, key, pay, guard life,
+ * cap, day and streak, read in place of the fixed table. A guard lives as long as the longest
+ * memory its type has ever had (`longestMemory`), so no version can find gone a guard that its
+ * own memory still covers. Pure.
+ */
+export function compileRules(
+  document: RulesDocument,
+  longestMemory: LongestMemory = memoryOf(document),
+): CompiledRules {
+  const types = new Map<string, CompiledType>();
+  let longestCapped = 0;
+  for (const [type, rule] of Object.entries(document.types)) {
+    const compiled = compileType(type, rule, longestMemory[type]);
+    types.set(type, compiled);
+    if (compiled.capped) longestCapped = Math.max(longestCapped, compiled.guardTtlSeconds ?? 0);
+  }
+  return { types, longestCappedMemorySeconds: longestCapped };
+}
