@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { userIdSchema } from "./envelope";
+import { userIdSchema } from "../events/envelope";
+import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
+import { eventTypes } from "../rules/rules";
+import { guardItemFields, intentKeyOfGuard } from "../table/tableLayout";
 import type { RewardAchieved } from "./rewardAchieved";
-import { rfc3339DateTime as rfc3339 } from "./rfc3339";
-import { eventTypes } from "./rules";
-import { guardItemFields, intentKeyOfGuard } from "./tableLayout";
 
 /** The fields every announcement of an award carries (docs/events.md, `reward.granted`). */
 const awardFields = {
