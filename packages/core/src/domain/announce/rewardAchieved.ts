@@ -4,7 +4,7 @@ import { userIdSchema } from "../events/envelope";
 import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
 import { achievementTitle, isAchievementId } from "../progress/achievements";
 import { achievementKey } from "../table/tableLayout";
-import { envelopeFields } from "./rewardGranted";
+import { envelopeFields } from "./busEnvelope";
 
 /**
  * `reward.achieved` (docs/events.md): an achievement a reader earned, announced on the rewards
