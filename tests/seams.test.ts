@@ -29,8 +29,8 @@ describe("the pure domain (@rewards/core)", () => {
   const domain = sources("packages/core/src/domain");
 
   it("has its modules", () => {
-    expect(domain).toContain("packages/core/src/domain/awardPlan.ts");
-    expect(domain).toContain("packages/core/src/domain/tableLayout.ts");
+    expect(domain).toContain("packages/core/src/domain/award/awardPlan.ts");
+    expect(domain).toContain("packages/core/src/domain/table/tableLayout.ts");
   });
 
   it.each(domain)("%s loads no SDK, logger or adapter at run time", (file) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { achievementsDue, achievementTitle, isAchievementId } from "../src/domain/achievements";
+import { achievementsDue, achievementTitle, isAchievementId } from "../src/domain/progress/achievements";
 
 const progress = (counts: Record<string, number>, xp = 0, longestRun = 0) => ({ counts, xp, longestRun });
 

@@ -9,7 +9,7 @@ import {
   planAwardTransaction,
   profileUpdate,
 } from "../src/domain";
-import { keptStamp, readCancellation, restamped, transactionsOf } from "../src/domain/awardPlan";
+import { keptStamp, readCancellation, restamped, transactionsOf } from "../src/domain/award/awardPlan";
 
 const now = new Date("2026-11-29T10:00:00.000Z");
 const epoch = 1_795_946_400;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { boardPageOf, rankAfterCount, rankOf } from "../src/domain/boardRanks";
-import { boardEntryOfSortKey, boardPartition, boardShardOf, boardSortKey } from "../src/domain/tableLayout";
+import { boardPageOf, rankAfterCount, rankOf } from "../src/domain/board/boardRanks";
+import {
+  boardEntryOfSortKey,
+  boardPartition,
+  boardShardOf,
+  boardSortKey,
+} from "../src/domain/table/tableLayout";
 
 const key = boardSortKey;
 /** Sort keys sorted as the index sorts them (each shard comes back in order). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capRoom, countsTowardCap, paidUnderCap } from "../src/domain/dailyCap";
+import { capRoom, countsTowardCap, paidUnderCap } from "../src/domain/award/dailyCap";
 
 describe("the daily cap's arithmetic", () => {
   it("leaves what the day's total has not used, never less than nothing", () => {

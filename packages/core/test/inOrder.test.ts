@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { againInOrder } from "../src/domain";
-import type { AwardVerdict } from "../src/domain/awardPlan";
+import type { AwardVerdict } from "../src/domain/award/awardPlan";
 
 const again: AwardVerdict = { kind: "again" };
 const paid: AwardVerdict = { kind: "paid_before", guard: undefined };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isIsoWeek, isoWeekDays, isoWeekOf, isoWeekPlus, isoWeekStartMs } from "../src/domain/isoWeek";
+import { isIsoWeek, isoWeekDays, isoWeekOf, isoWeekPlus, isoWeekStartMs } from "../src/domain/board/isoWeek";
 
 describe("ISO weeks", () => {
   it("puts a day in the week of its Thursday, Monday to Sunday", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayNumberOf, dayOfNumber, longestRun, streakOf } from "../src/domain/keptDays";
+import { dayNumberOf, dayOfNumber, longestRun, streakOf } from "../src/domain/progress/keptDays";
 
 const days = (...list: string[]) => list.map(dayNumberOf);
 const today = dayNumberOf("2026-12-10");

@@ -1,7 +1,7 @@
 import { freshModule } from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 
-const load = () => freshModule(() => import("../src/domain/levels"));
+const load = () => freshModule(() => import("../src/domain/progress/levels"));
 
 describe("levelOf (docs/reading.md#levels): level n+1 from 100, 250, 500, 1000, 2000, 3500, 5500, 8000, 11000, then every 4000", () => {
   // Every boundary: the last XP of a level, and the first of the next.

@@ -1,8 +1,8 @@
 import type { Message } from "@aws-sdk/client-sqs";
 import { describe, expect, it } from "vitest";
-import { buildParkedMessage, PARK_ATTRIBUTES, replayAttributes } from "../src/domain/parkedMessage";
-import { PARK_CODES, parkReason } from "../src/domain/parkReason";
-import { DLQ_ERRORS, REDRIVEN, readParkedMessage } from "../src/domain/readParkedMessage";
+import { buildParkedMessage, PARK_ATTRIBUTES, replayAttributes } from "../src/domain/park/parkedMessage";
+import { PARK_CODES, parkReason } from "../src/domain/park/parkReason";
+import { DLQ_ERRORS, REDRIVEN, readParkedMessage } from "../src/domain/park/readParkedMessage";
 
 const now = new Date("2026-12-01T10:00:00.000Z");
 const SENT = "2026-12-01T09:00:00.000Z";

@@ -24,7 +24,7 @@ function guard(overrides: Partial<StoredGuard> = {}): StoredGuard {
 describe("planRevocation", () => {
   it("marks the guard on the condition that it is still the award read, then gives the profile back its XP, its count and its type's count", async () => {
     // Loaded afresh (@rewards/testing freshModule): its expressions are module-level constants.
-    const fresh = await freshModule(() => import("../src/domain/revokeTransaction"));
+    const fresh = await freshModule(() => import("../src/domain/revoke/revokeTransaction"));
     expect(
       fresh.planRevocation(guard(), {
         tableName: "t",

@@ -1,11 +1,11 @@
 import { freshModule } from "@rewards/testing";
 import { beforeEach, describe, expect, it } from "vitest";
-import type * as Rfc3339 from "../src/domain/rfc3339";
+import type * as Rfc3339 from "../src/domain/events/rfc3339";
 
 // Loaded afresh in each test (@rewards/testing freshModule): its pattern is module-level constants.
 let isRfc3339DateTime: typeof Rfc3339.isRfc3339DateTime;
 beforeEach(async () => {
-  ({ isRfc3339DateTime } = await freshModule(() => import("../src/domain/rfc3339")));
+  ({ isRfc3339DateTime } = await freshModule(() => import("../src/domain/events/rfc3339")));
 });
 
 describe("isRfc3339DateTime", () => {

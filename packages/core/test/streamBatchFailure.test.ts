@@ -1,11 +1,13 @@
 import { freshModule } from "@rewards/testing";
 import { beforeEach, describe, expect, it } from "vitest";
-import type * as Failure from "../src/domain/streamBatchFailure";
+import type * as Failure from "../src/domain/announce/streamBatchFailure";
 
 // Loaded afresh in each test (@rewards/testing freshModule): its schema is module-level constants.
 let streamBatchFailureSchema: typeof Failure.streamBatchFailureSchema;
 beforeEach(async () => {
-  ({ streamBatchFailureSchema } = await freshModule(() => import("../src/domain/streamBatchFailure")));
+  ({ streamBatchFailureSchema } = await freshModule(
+    () => import("../src/domain/announce/streamBatchFailure"),
+  ));
 });
 
 /** The on-failure record of AWS's documentation for a DynamoDB stream mapping. */

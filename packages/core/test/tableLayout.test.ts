@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { plural } from "../src/domain/events/text";
 import {
   DAY_SK_PREFIX,
   dayOfKey,
@@ -8,8 +9,7 @@ import {
   intentKeyOfGuard,
   profileKey,
   userOfKey,
-} from "../src/domain/tableLayout";
-import { plural } from "../src/domain/text";
+} from "../src/domain/table/tableLayout";
 
 describe("the table's keys, built and read back", () => {
   it("builds each kind of item's key", () => {

@@ -11,7 +11,7 @@ import {
   weekPutCondition,
   weekStateOf,
   weekXpOf,
-} from "../src/domain/weekItem";
+} from "../src/domain/board/weekItem";
 
 const id = (n: number) => `grant-${String(n).repeat(43).slice(0, 43)}`;
 const award = (n: number, xp: number) => ({ id: id(n), xp, revoked: false });

@@ -1,4 +1,4 @@
-import type { AwardRequest } from "../domain/awardPlan";
+import type { AwardRequest } from "../domain/award/awardPlan";
 import { type AwardDeps, type AwardOutcome, awardTogether } from "./awardTogether";
 import type { ErrorClass } from "./classifyError";
 import { type Deadline, NO_DEADLINE } from "./deadline";

@@ -11,8 +11,8 @@ import {
   readCancellation,
   restamped,
   transactionsOf,
-} from "../domain/awardPlan";
-import { againInOrder } from "../domain/inOrder";
+} from "../domain/award/awardPlan";
+import { againInOrder } from "../domain/award/inOrder";
 import {
   cancellationReasons,
   classifyError,

@@ -1,4 +1,4 @@
-import type { CancellationReason } from "../domain/awardPlan";
+import type { CancellationReason } from "../domain/award/awardPlan";
 
 /**
  * What to do about an error from the guard transaction. Pure: it reads only the error's

@@ -1,10 +1,10 @@
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ZodType } from "zod";
-import { describeIssues, toIssues } from "../domain/decodeEvent";
-import { type AchievementItem, achievementItemSchema } from "../domain/rewardAchieved";
-import { type GuardImage, guardImageSchema } from "../domain/rewardGranted";
-import { achievementOfKey, GUARD_PK_PREFIX, GUARD_SK, userOfKey } from "../domain/tableLayout";
+import { type AchievementItem, achievementItemSchema } from "../domain/announce/rewardAchieved";
+import { type GuardImage, guardImageSchema } from "../domain/announce/rewardGranted";
+import { describeIssues, toIssues } from "../domain/events/decodeEvent";
+import { achievementOfKey, GUARD_PK_PREFIX, GUARD_SK, userOfKey } from "../domain/table/tableLayout";
 import { describeError } from "./describeError";
 
 /** What a table stream record needs to be read (Lambda's DynamoDBRecord fits it). */

@@ -1,4 +1,4 @@
-import { DEFAULT_BOARD_SHARDS } from "../domain/tableLayout";
+import { DEFAULT_BOARD_SHARDS } from "../domain/table/tableLayout";
 import { resources } from "./resources";
 
 /**

@@ -5,7 +5,7 @@
  * it, and the event types a producer may send. Nothing here reaches AWS.
  */
 
-export { eventTypes } from "../domain/rules";
+export { eventTypes } from "../domain/rules/rules";
 export {
   boardShardsVariable,
   boardWeeksVariable,

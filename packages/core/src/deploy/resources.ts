@@ -1,4 +1,4 @@
-import type { EventPattern } from "../domain/eventPattern";
+import type { EventPattern } from "../domain/announce/eventPattern";
 import {
   ACHIEVEMENT_SK_PREFIX,
   BOARD_INDEX,
@@ -8,7 +8,7 @@ import {
   PARTITION_KEY,
   SORT_KEY,
   TTL_ATTRIBUTE,
-} from "../domain/tableLayout";
+} from "../domain/table/tableLayout";
 
 /**
  * The one definition of the AWS resources, read by both the SST app (infra/) and the

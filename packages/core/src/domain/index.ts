@@ -6,24 +6,41 @@
  */
 
 export {
-  type AchievementCondition,
-  achievementsDue,
-  achievementTitle,
-  FIXED_ACHIEVEMENTS,
-  isAchievementId,
-  meets,
-  type Progress,
-} from "./achievements";
+  MAX_PUT_EVENTS_BYTES,
+  MAX_PUT_EVENTS_ENTRIES,
+  putEventsEntryBytes,
+  type SizedEntry,
+} from "./announce/eventBridgeLimits";
 export {
-  achievementsOnTimeline,
-  type EarnedOnTimeline,
-  type TimelineAward,
-  type TimelineSource,
-  timelineAwardOf,
-  timelineEvents,
-  timelineTotals,
-} from "./achievementTimeline";
-export type { Award } from "./award";
+  type EventPattern,
+  matchesAnyPattern,
+  matchesPattern,
+  type PatternValue,
+} from "./announce/eventPattern";
+export {
+  type AchievementItem,
+  achievementId,
+  achievementItemSchema,
+  type RewardAchieved,
+  rewardAchieved,
+  rewardAchievedSchema,
+} from "./announce/rewardAchieved";
+export {
+  type Announcement,
+  type AwardAnnouncement,
+  type GuardImage,
+  grantId,
+  guardImageSchema,
+  type RewardGranted,
+  type RewardRevoked,
+  revokeId,
+  rewardGranted,
+  rewardGrantedSchema,
+  rewardRevoked,
+  rewardRevokedSchema,
+} from "./announce/rewardGranted";
+export { type StreamBatchFailure, streamBatchFailureSchema } from "./announce/streamBatchFailure";
+export type { Award } from "./award/award";
 export {
   type AwardRequest,
   cappedDay,
@@ -39,7 +56,9 @@ export {
   type Refusal,
   type RefusedItem,
   restamped,
-} from "./awardPlan";
+} from "./award/awardPlan";
+export { capRoom, countsTowardCap, paidUnderCap } from "./award/dailyCap";
+export { againInOrder } from "./award/inOrder";
 export {
   BOARD_MAX_RANK,
   type BoardEntry,
@@ -49,8 +68,33 @@ export {
   rankAfterCount,
   rankOf,
   type ShardTop,
-} from "./boardRanks";
-export { capRoom, countsTowardCap, paidUnderCap } from "./dailyCap";
+} from "./board/boardRanks";
+export {
+  isIsoWeek,
+  isoWeekDays,
+  isoWeekOf,
+  isoWeekPlus,
+  isoWeekSchema,
+  isoWeekStartMs,
+} from "./board/isoWeek";
+export {
+  EMPTY_WEEK,
+  sameWeek,
+  type WeekAward,
+  type WeekFact,
+  type WeekItem,
+  type WeekItemInput,
+  type WeekState,
+  weekAfter,
+  weekExpiresAt,
+  weekFactKey,
+  weekHistoryStart,
+  weekItemOf,
+  weekOfHistory,
+  weekPutCondition,
+  weekStateOf,
+  weekXpOf,
+} from "./board/weekItem";
 export {
   type Decoded,
   decodeEvent,
@@ -58,22 +102,26 @@ export {
   type EventIssue,
   toIssues,
   validateEvent,
-} from "./decodeEvent";
-export { type Envelope, userIdSchema } from "./envelope";
-export {
-  MAX_PUT_EVENTS_BYTES,
-  MAX_PUT_EVENTS_ENTRIES,
-  putEventsEntryBytes,
-  type SizedEntry,
-} from "./eventBridgeLimits";
+} from "./events/decodeEvent";
+export { type Envelope, userIdSchema } from "./events/envelope";
 export {
   eventJsonSchema,
   rewardAchievedJsonSchema,
   rewardGrantedJsonSchema,
   rewardRevokedJsonSchema,
-} from "./eventJsonSchema";
-export { type EventPattern, matchesAnyPattern, matchesPattern, type PatternValue } from "./eventPattern";
-export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./eventTime";
+} from "./events/eventJsonSchema";
+export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./events/eventTime";
+export { intentKey, MAX_INTENT_KEY_BYTES } from "./events/intentKey";
+export { epochMsOfRfc3339 } from "./events/rfc3339";
+export {
+  type Attributes,
+  MAX_BATCH_ENTRIES,
+  MAX_MESSAGE_ATTRIBUTES,
+  MAX_MESSAGE_BYTES,
+  messageSize,
+} from "./events/sqsMessage";
+export { plural, text } from "./events/text";
+export { unwrapEnvelope } from "./events/unwrapEnvelope";
 export {
   dataOfKey,
   HISTORY_PUT_CONDITION,
@@ -83,13 +131,8 @@ export {
   historyItemOf,
   historyItemSchema,
   historyPutOf,
-} from "./historyItem";
-export { type HistoryRepair, type HistoryRepairOptions, historyRepairOf } from "./historyRepair";
-export { againInOrder } from "./inOrder";
-export { intentKey, MAX_INTENT_KEY_BYTES } from "./intentKey";
-export { isIsoWeek, isoWeekDays, isoWeekOf, isoWeekPlus, isoWeekSchema, isoWeekStartMs } from "./isoWeek";
-export { dayNumberOf, dayOfNumber, longestRun, type Streak, streakOf } from "./keptDays";
-export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./levels";
+} from "./history/historyItem";
+export { type HistoryRepair, type HistoryRepairOptions, historyRepairOf } from "./history/historyRepair";
 export {
   buildParkedMessage,
   type DlqMessage,
@@ -97,11 +140,31 @@ export {
   PARK_ATTRIBUTES,
   replayAttributes,
   TooLargeToPark,
-} from "./parkedMessage";
-export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./parkReason";
-export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./readParkedMessage";
-export { parseRevokeLine } from "./revokeLine";
-export { planRevocation } from "./revokeTransaction";
+} from "./park/parkedMessage";
+export { PARK_CODES, type ParkCode, type ParkReason, parkReason } from "./park/parkReason";
+export { DLQ_ERRORS, type ParkedMessage, REDRIVEN, readParkedMessage } from "./park/readParkedMessage";
+export {
+  type AchievementCondition,
+  achievementsDue,
+  achievementTitle,
+  FIXED_ACHIEVEMENTS,
+  isAchievementId,
+  meets,
+  type Progress,
+} from "./progress/achievements";
+export {
+  achievementsOnTimeline,
+  type EarnedOnTimeline,
+  type TimelineAward,
+  type TimelineSource,
+  timelineAwardOf,
+  timelineEvents,
+  timelineTotals,
+} from "./progress/achievementTimeline";
+export { dayNumberOf, dayOfNumber, longestRun, type Streak, streakOf } from "./progress/keptDays";
+export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./progress/levels";
+export { parseRevokeLine } from "./revoke/revokeLine";
+export { planRevocation } from "./revoke/revokeTransaction";
 export {
   type Attempted,
   countVerdicts,
@@ -109,41 +172,10 @@ export {
   type RevokeCounts,
   type RevokeResult,
   resultOf,
-} from "./revokeVerdict";
-export {
-  type AchievementItem,
-  achievementId,
-  achievementItemSchema,
-  type RewardAchieved,
-  rewardAchieved,
-  rewardAchievedSchema,
-} from "./rewardAchieved";
-export {
-  type Announcement,
-  type AwardAnnouncement,
-  type GuardImage,
-  grantId,
-  guardImageSchema,
-  type RewardGranted,
-  type RewardRevoked,
-  revokeId,
-  rewardGranted,
-  rewardGrantedSchema,
-  rewardRevoked,
-  rewardRevokedSchema,
-} from "./rewardGranted";
-export { epochMsOfRfc3339 } from "./rfc3339";
-export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules";
+} from "./revoke/revokeVerdict";
+export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules/rules";
 export { seededRandom } from "./seededRandom";
-export {
-  type Attributes,
-  MAX_BATCH_ENTRIES,
-  MAX_MESSAGE_ATTRIBUTES,
-  MAX_MESSAGE_BYTES,
-  messageSize,
-} from "./sqsMessage";
-export { readGuard, type StoredGuard } from "./storedGuard";
-export { type StreamBatchFailure, streamBatchFailureSchema } from "./streamBatchFailure";
+export { readGuard, type StoredGuard } from "./table/storedGuard";
 export {
   ACHIEVEMENT_SK_PREFIX,
   AWARD_SK_PREFIX,
@@ -177,24 +209,4 @@ export {
   WEEK_SK_PREFIX,
   weekKey,
   weekOfKey,
-} from "./tableLayout";
-export { plural, text } from "./text";
-export { unwrapEnvelope } from "./unwrapEnvelope";
-export {
-  EMPTY_WEEK,
-  sameWeek,
-  type WeekAward,
-  type WeekFact,
-  type WeekItem,
-  type WeekItemInput,
-  type WeekState,
-  weekAfter,
-  weekExpiresAt,
-  weekFactKey,
-  weekHistoryStart,
-  weekItemOf,
-  weekOfHistory,
-  weekPutCondition,
-  weekStateOf,
-  weekXpOf,
-} from "./weekItem";
+} from "./table/tableLayout";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { type GuardImage, grantId } from "./rewardGranted";
-import { epochMsOfRfc3339, rfc3339DateTime as rfc3339 } from "./rfc3339";
-import { eventTypes } from "./rules";
-import { AWARD_SK_PREFIX, historyItemKey, intentKeyOfGuard, TTL_ATTRIBUTE } from "./tableLayout";
+import { type GuardImage, grantId } from "../announce/rewardGranted";
+import { epochMsOfRfc3339, rfc3339DateTime as rfc3339 } from "../events/rfc3339";
+import { eventTypes } from "../rules/rules";
+import { AWARD_SK_PREFIX, historyItemKey, intentKeyOfGuard, TTL_ATTRIBUTE } from "../table/tableLayout";
 
 const DAY_SECONDS = 86_400;
 

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { achievementTitle, isAchievementId } from "./achievements";
-import { userIdSchema } from "./envelope";
-import { envelopeFields } from "./rewardGranted";
-import { rfc3339DateTime as rfc3339 } from "./rfc3339";
-import { achievementKey } from "./tableLayout";
+import { userIdSchema } from "../events/envelope";
+import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
+import { achievementTitle, isAchievementId } from "../progress/achievements";
+import { achievementKey } from "../table/tableLayout";
+import { envelopeFields } from "./busEnvelope";
 
 /**
  * `reward.achieved` (docs/events.md): an achievement a reader earned, announced on the rewards

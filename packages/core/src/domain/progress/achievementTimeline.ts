@@ -1,7 +1,7 @@
+import { epochMsOfRfc3339 } from "../events/rfc3339";
 import { FIXED_ACHIEVEMENTS, meets, type Progress } from "./achievements";
 import { dayNumberOf } from "./keptDays";
 import { levelOf } from "./levels";
-import { epochMsOfRfc3339 } from "./rfc3339";
 
 /**
  * When an achievement is earned, exactly (docs/reading.md#when-exactly): on the reader's

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { describeIssues, toIssues } from "./decodeEvent";
+import { describeIssues, toIssues } from "../events/decodeEvent";
 import { guardItemFields, intentKeyOfGuard } from "./tableLayout";
 
 /** A guard item as a consistent GetItem returns it, with the intent key taken from its `pk`. */

@@ -1,5 +1,4 @@
-import { MAX_AHEAD_MS } from "./eventTime";
-import { isoWeekOf, isoWeekStartMs } from "./isoWeek";
+import { MAX_AHEAD_MS } from "../events/eventTime";
 import {
   AWARD_SK_PREFIX,
   BOARD_PARTITION_KEY,
@@ -9,7 +8,8 @@ import {
   boardSortKey,
   TTL_ATTRIBUTE,
   weekKey,
-} from "./tableLayout";
+} from "../table/tableLayout";
+import { isoWeekOf, isoWeekStartMs } from "./isoWeek";
 
 /**
  * A reader's week (docs/board.md): the XP of their awards whose `earnedOn` falls in one ISO week,

@@ -1,4 +1,4 @@
-import { isExpired, readGuard, type StoredGuard } from "./storedGuard";
+import { isExpired, readGuard, type StoredGuard } from "../table/storedGuard";
 
 /**
  * What `rewards revoke` did to a line (docs/revoking.md#what-it-does-per-line). A dry run

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decodeEvent, describeIssues, toIssues } from "./decodeEvent";
+import { decodeEvent, describeIssues, toIssues } from "../events/decodeEvent";
 
 /** A line of `rewards revoke`'s input: the intent it names, or why it names none. */
 export type RevokeLine = { ok: true; intentKey: string } | { ok: false; reason: string };

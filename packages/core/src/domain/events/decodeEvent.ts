@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import type { Award } from "./award";
+import type { Award } from "../award/award";
+import { type ParkReason, parkReason } from "../park/parkReason";
+import { dayOf, type EventType, isEventType, keyPartsOf, rules } from "../rules/rules";
 import { envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
-import { type ParkReason, parkReason } from "./parkReason";
-import { dayOf, type EventType, isEventType, keyPartsOf, rules } from "./rules";
 import { layerPrefix, unwrapEnvelope } from "./unwrapEnvelope";
 
 export type Decoded = { ok: true; award: Award } | { ok: false; park: ParkReason };

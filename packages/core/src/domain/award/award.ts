@@ -1,4 +1,4 @@
-import type { EventType } from "./rules";
+import type { EventType } from "../rules/rules";
 
 /** What the worker decided to pay, derived only from the event's content and the rules. */
 export interface Award {

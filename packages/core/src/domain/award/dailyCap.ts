@@ -1,4 +1,4 @@
-import { isEventType, rules } from "./rules";
+import { isEventType, rules } from "../rules/rules";
 
 /**
  * The daily cap's arithmetic (docs/awards.md#the-daily-cap), in one place: the worker pays by

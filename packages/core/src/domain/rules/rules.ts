@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { userIdSchema } from "./envelope";
-import { text } from "./text";
+import { userIdSchema } from "../events/envelope";
+import { text } from "../events/text";
 
 const DAY_SECONDS = 24 * 60 * 60;
 

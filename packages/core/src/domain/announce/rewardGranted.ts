@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { userIdSchema } from "./envelope";
+import { userIdSchema } from "../events/envelope";
+import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
+import { eventTypes } from "../rules/rules";
+import { guardItemFields, intentKeyOfGuard } from "../table/tableLayout";
+import { envelopeFields } from "./busEnvelope";
 import type { RewardAchieved } from "./rewardAchieved";
-import { rfc3339DateTime as rfc3339 } from "./rfc3339";
-import { eventTypes } from "./rules";
-import { guardItemFields, intentKeyOfGuard } from "./tableLayout";
 
 /** The fields every announcement of an award carries (docs/events.md, `reward.granted`). */
 const awardFields = {
@@ -13,14 +14,6 @@ const awardFields = {
   intentKey: z.string().min(1).describe("what the award is for (see Duplicates are safe: the intent key)"),
   eventId: z.string().min(1).describe("the paid emission's CloudEvents id"),
   awardedAt: rfc3339,
-};
-
-/** The CloudEvents attributes every announcement on the rewards bus carries, beside its id, type and time. */
-export const envelopeFields = {
-  specversion: z.literal("1.0"),
-  source: z.literal("/rewards"),
-  subject: userIdSchema.describe("the user paid"),
-  datacontenttype: z.literal("application/json"),
 };
 
 /**

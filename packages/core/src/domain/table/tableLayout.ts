@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { rfc3339DateTime as rfc3339 } from "./rfc3339";
+import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
 
 /**
  * The table's layout (docs/design.md, "The table"), in one place: its key attributes, the

@@ -1,7 +1,7 @@
+import type { GuardImage } from "../announce/rewardGranted";
+import { isRfc3339DateTime } from "../events/rfc3339";
+import { isExpired } from "../table/storedGuard";
 import { type HistoryItem, type HistoryOptions, historyItemOf } from "./historyItem";
-import type { GuardImage } from "./rewardGranted";
-import { isRfc3339DateTime } from "./rfc3339";
-import { isExpired } from "./storedGuard";
 
 /**
  * What a rebuild of the history does with one guard's award (docs/operations.md, "Rebuilding

@@ -1,5 +1,5 @@
-import type { Award } from "./award";
-import { type ParkReason, parkReason } from "./parkReason";
+import type { Award } from "../award/award";
+import { type ParkReason, parkReason } from "../park/parkReason";
 import { epochMsOfRfc3339 } from "./rfc3339";
 
 /** An event dated further ahead of the worker's clock than this is refused. */

@@ -1,5 +1,5 @@
+import type { EventType } from "../rules/rules";
 import { levelOf } from "./levels";
-import type { EventType } from "./rules";
 
 /**
  * Achievements (docs/reading.md#achievements): each earned at most once per reader, ever, and

@@ -1,7 +1,7 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import { PROFILE_STAMP_CONDITION } from "./awardPlan";
-import type { StoredGuard } from "./storedGuard";
-import { countAttribute, guardKey, profileKey, REVOKED_ATTRIBUTE } from "./tableLayout";
+import { PROFILE_STAMP_CONDITION } from "../award/awardPlan";
+import type { StoredGuard } from "../table/storedGuard";
+import { countAttribute, guardKey, profileKey, REVOKED_ATTRIBUTE } from "../table/tableLayout";
 
 export interface RevokeContext {
   tableName: string;

@@ -1,6 +1,11 @@
 import type { MessageAttributeValue } from "@aws-sdk/client-sqs";
+import {
+  type Attributes,
+  MAX_MESSAGE_ATTRIBUTES,
+  MAX_MESSAGE_BYTES,
+  messageSize,
+} from "../events/sqsMessage";
 import { type ParkReason, parkReason } from "./parkReason";
-import { type Attributes, MAX_MESSAGE_ATTRIBUTES, MAX_MESSAGE_BYTES, messageSize } from "./sqsMessage";
 
 /**
  * The DLQ message format: what the worker writes when it parks a message, and what

@@ -1,8 +1,8 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "../rules/rules";
+import { countAttribute, dayTotalKey, guardKey, profileKey } from "../table/tableLayout";
 import type { Award } from "./award";
 import { paidUnderCap } from "./dailyCap";
-import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "./rules";
-import { countAttribute, dayTotalKey, guardKey, profileKey } from "./tableLayout";
 
 /** One award as the worker asks for it: what the rules decided, and where it came from. */
 export interface AwardRequest extends Award {

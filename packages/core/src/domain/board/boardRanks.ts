@@ -1,4 +1,4 @@
-import { boardEntryOfSortKey } from "./tableLayout";
+import { boardEntryOfSortKey } from "../table/tableLayout";
 
 /**
  * Ranks on the week's board (docs/board.md#ranks), from the board index's shards read in

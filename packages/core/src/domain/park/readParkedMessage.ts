@@ -1,8 +1,8 @@
 import type { Message } from "@aws-sdk/client-sqs";
-import { firstSentAtOf } from "./eventTime";
+import { firstSentAtOf } from "../events/eventTime";
+import { unwrapEnvelope } from "../events/unwrapEnvelope";
 import { PARK_ATTRIBUTES } from "./parkedMessage";
 import { PARK_CODES } from "./parkReason";
-import { unwrapEnvelope } from "./unwrapEnvelope";
 
 /**
  * The read half of the DLQ format (parkedMessage.ts writes it): what `rewards dlq` shows,

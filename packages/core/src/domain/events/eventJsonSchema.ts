@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { rewardAchievedSchema } from "../announce/rewardAchieved";
+import { rewardGrantedSchema, rewardRevokedSchema } from "../announce/rewardGranted";
+import { type EventType, eventTypes, rules } from "../rules/rules";
 import { envelopeSchema } from "./envelope";
-import { rewardAchievedSchema } from "./rewardAchieved";
-import { rewardGrantedSchema, rewardRevokedSchema } from "./rewardGranted";
-import { type EventType, eventTypes, rules } from "./rules";
 
 /** The whole event of one type, as zod: the envelope with that type's `data`. */
 function eventSchemaFor(type: EventType) {
