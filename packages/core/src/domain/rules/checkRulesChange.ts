@@ -60,7 +60,7 @@ export function memoryOf(document: RulesDocument): Record<string, Memory> {
  * Pure.
  */
 export function checkRulesChange(next: RulesDocument, context: RulesChangeContext): RulesChange {
-  const { current, longestMemory, now } = context;
+  const { current, longestMemory } = context;
   const problems: RulesProblem[] = [];
   const warnings: RulesProblem[] = [];
   const problem = (segments: Array<string | number>, why: string) =>

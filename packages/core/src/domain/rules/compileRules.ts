@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { userIdSchema } from "../envelope";
-import { text } from "../text";
+import { userIdSchema } from "../events/envelope";
+import { text } from "../events/text";
 import { type LongestMemory, type Memory, memoryOf } from "./checkRulesChange";
 import { MAX_FIELD_LENGTH, type RulesDocument, type RulesField, type TypeRule } from "./rulesDocument";
 
