@@ -7,10 +7,11 @@ import {
   longestMemoryAfter,
   memoryOf,
 } from "../src/domain/rules/checkRulesChange";
-import type { RulesDocument, RulesDocumentInput } from "../src/domain/rules/rulesDocument";
+import type { RulesDocument } from "../src/domain/rules/rulesDocument";
 import { describeRulesProblems } from "../src/domain/rules/rulesProblem";
 
-type Editable = RulesDocumentInput & {
+type Editable = {
+  format: number;
   types: Record<string, Record<string, unknown>>;
   campaigns: Array<Record<string, unknown>>;
   achievements: Array<Record<string, unknown>>;

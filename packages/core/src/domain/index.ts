@@ -173,7 +173,43 @@ export {
   type RevokeResult,
   resultOf,
 } from "./revoke/revokeVerdict";
+export { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./rules/builtinRules";
+export { BUILTIN_ACHIEVEMENT_IDS, type CheckedRules, checkRules } from "./rules/checkRules";
+export {
+  checkRulesChange,
+  type LongestMemory,
+  longerMemory,
+  longestMemoryAfter,
+  type Memory,
+  memoryOf,
+  type RulesChange,
+  type RulesChangeContext,
+} from "./rules/checkRulesChange";
+export { type CompiledRules, type CompiledType, compileRules, type Pay } from "./rules/compileRules";
+export { rollbackRules } from "./rules/rollbackRules";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules/rules";
+export { canonicalJson, rulesDigest } from "./rules/rulesDigest";
+export {
+  type AchievementRule,
+  type Campaign,
+  MAX_RULES_BYTES,
+  RULES_FORMAT,
+  type RulesDocument,
+  type RulesDocumentInput,
+  rulesDocumentSchema,
+  rulesJsonSchema,
+  type TypeRule,
+} from "./rules/rulesDocument";
+export { describeRulesProblems, pathOf, type RulesProblem } from "./rules/rulesProblem";
+export {
+  builtinVersion,
+  type RulesPointer,
+  type RulesVersion,
+  rulesPointerSchema,
+  rulesVersionItemSchema,
+  type VerifiedVersion,
+  verifiedVersion,
+} from "./rules/rulesVersion";
 export { seededRandom } from "./seededRandom";
 export { readGuard, type StoredGuard } from "./table/storedGuard";
 export {
@@ -203,9 +239,15 @@ export {
   profileKey,
   progressKey,
   REVOKED_ATTRIBUTE,
+  RULES_CURRENT_SK,
+  RULES_PK,
+  RULES_VERSION_SK_PREFIX,
+  rulesPointerKey,
+  rulesVersionKey,
   SORT_KEY,
   TTL_ATTRIBUTE,
   userOfKey,
+  versionOfRulesKey,
   WEEK_SK_PREFIX,
   weekKey,
   weekOfKey,

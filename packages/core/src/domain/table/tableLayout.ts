@@ -207,3 +207,24 @@ export const guardItemFields = {
 export function intentKeyOfGuard(pk: string): string {
   return pk.slice(GUARD_PK_PREFIX.length);
 }
+
+/** The site's rules (docs/rules.md#versions): one partition, writable only by the publishing role. */
+export const RULES_PK = "RULES";
+/** The pointer to the version in force: `{ version, digest, publishedAt }` only. */
+export const RULES_CURRENT_SK = "CURRENT";
+export const RULES_VERSION_SK_PREFIX = "V#";
+
+export function rulesPointerKey(): { pk: string; sk: string } {
+  return { pk: RULES_PK, sk: RULES_CURRENT_SK };
+}
+
+/** A published version's item: `V#` and the version in 10 digits, so they sort in order. */
+export function rulesVersionKey(version: number): { pk: string; sk: string } {
+  return { pk: RULES_PK, sk: `${RULES_VERSION_SK_PREFIX}${String(version).padStart(10, "0")}` };
+}
+
+/** The version a `V#` sort key names, or undefined. */
+export function versionOfRulesKey(sk: unknown): number | undefined {
+  const digits = afterPrefix(sk, RULES_VERSION_SK_PREFIX);
+  return digits !== undefined && /^\d{10}$/.test(digits) ? Number(digits) : undefined;
+}

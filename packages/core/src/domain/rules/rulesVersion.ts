@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./builtinRules";
+import { checkRules } from "./checkRules";
+import { type Memory, memoryOf } from "./checkRulesChange";
+import { rulesDigest } from "./rulesDigest";
+import type { RulesDocument } from "./rulesDocument";
+import { describeRulesProblems } from "./rulesProblem";
+
+const digest = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256, 64 hex digits");
+const published = z.iso.datetime();
+const memory = z.union([z.number().int().min(2), z.literal("forever")]);
+
+/** `CURRENT` (docs/rules.md#versions): which version is in force, and its digest. */
+export const rulesPointerSchema = z.object({
+  version: z.number().int().min(1),
+  digest,
+  publishedAt: published,
+});
+export type RulesPointer = z.infer<typeof rulesPointerSchema>;
+
+/** A `V#` item: a published version, never changed. */
+export const rulesVersionItemSchema = z.object({
+  version: z.number().int().min(1),
+  document: z.unknown(),
+  digest,
+  publishedAt: published,
+  note: z.string().optional(),
+  /** Each type's longest memory over every version up to this one: what the next may not exceed. */
+  longestMemory: z.record(z.string(), memory),
+});
+
+/** A version a function may use: checked, its digest verified. */
+export interface RulesVersion {
+  version: number;
+  /** Absent for version 0 (never published). */
+  publishedAt?: string;
+  note?: string;
+  document: RulesDocument;
+  digest: string;
+  longestMemory: Readonly<Record<string, Memory>>;
+}
+
+/** Version 0: the built-in rules, in force while nothing is published. */
+export function builtinVersion(): RulesVersion {
+  const checked = checkRules(BUILTIN_RULES);
+  // Stryker disable next-line ConditionalExpression: the built-in rules pass their checks (a test holds them to it)
+  if (!checked.ok)
+    throw new Error(`the built-in rules fail their checks: ${describeRulesProblems(checked.problems)}`);
+  return {
+    version: BUILTIN_RULES_VERSION,
+    document: checked.document,
+    digest: rulesDigest(checked.document),
+    longestMemory: memoryOf(checked.document),
+  };
+}
+
+export type VerifiedVersion = { ok: true; version: RulesVersion } | { ok: false; why: string };
+
+/**
+ * A stored version, verified before anything uses it (docs/rules.md#at-run-time): the pointer and
+ * the item are well formed and name one version; the document passes its checks (its format
+ * is one this code reads); its digest is the one published with it, on the item and on the
+ * pointer. A hand-edited `CURRENT` or `V#` item fails here, and is never used. Pure.
+ */
+export function verifiedVersion(pointerItem: unknown, versionItem: unknown): VerifiedVersion {
+  const pointer = rulesPointerSchema.safeParse(pointerItem);
+  if (!pointer.success)
+    return { ok: false, why: `CURRENT is not a pointer: ${z.prettifyError(pointer.error)}` };
+  const { version } = pointer.data;
+  if (versionItem === undefined)
+    return { ok: false, why: `CURRENT names version ${version}, which has no item` };
+  const item = rulesVersionItemSchema.safeParse(versionItem);
+  if (!item.success)
+    return { ok: false, why: `version ${version}'s item is malformed: ${z.prettifyError(item.error)}` };
+  if (item.data.version !== version)
+    return { ok: false, why: `CURRENT names version ${version}, its item says ${item.data.version}` };
+  const checked = checkRules(item.data.document);
+  if (!checked.ok)
+    return {
+      ok: false,
+      why: `version ${version} fails its checks: ${describeRulesProblems(checked.problems).replaceAll("\n", "; ")}`,
+    };
+  const actual = rulesDigest(checked.document);
+  if (actual !== item.data.digest || actual !== pointer.data.digest)
+    return {
+      ok: false,
+      why: `version ${version}'s document does not have the digest published with it (document ${actual}, item ${item.data.digest}, CURRENT ${pointer.data.digest})`,
+    };
+  return {
+    ok: true,
+    version: {
+      version,
+      publishedAt: item.data.publishedAt,
+      ...(item.data.note === undefined ? {} : { note: item.data.note }),
+      document: checked.document,
+      digest: actual,
+      longestMemory: item.data.longestMemory,
+    },
+  };
+}
