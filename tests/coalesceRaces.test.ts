@@ -105,7 +105,8 @@ describe("1. a record's own guard under the daily cap reports what that guard pa
     const table = tableOf(env, user);
     // Earlier today: 20 + 20 + 10 of 20 — the day is full.
     const earlier = await run(
-      depsFor(env, CAP),
+      // Stamped before the pinned clock, as a reader's earlier commits are.
+      { ...depsFor(env, CAP), clock: () => pinned - 500 },
       ["a", "b", "c"].map((slug) => completedAt(user, slug)),
     );
     expect(earlier.results.map((r) => [r.outcome, r.xp])).toEqual([
@@ -145,7 +146,7 @@ describe("1. a record's own guard under the daily cap reports what that guard pa
     const user = newUser("own-cut");
     const table = tableOf(env, user);
     await run(
-      depsFor(env, CAP),
+      { ...depsFor(env, CAP), clock: () => pinned - 500 },
       ["a", "b"].map((slug) => completedAt(user, slug)),
     );
     const deps = { ...depsFor(env, CAP), clock: () => pinned };

@@ -131,8 +131,10 @@ describe("revoking on the embedded DynamoDB", () => {
     stack,
   }) => {
     const { table, user, key, dynamo } = await oneAward(stack, "m");
-    // Two operators running one file at once, their clocks on the same millisecond.
-    const clock = () => Date.parse("2026-12-03T08:00:00.123Z");
+    // Two operators running one file at once, their clocks on the same millisecond (after the
+    // award's: a revocation stamped before the reader's last commit would be stamped again).
+    const at = new Date(Date.now() + 60_000).toISOString();
+    const clock = () => Date.parse(at);
     const deps = { tableName: table.tableName, reason: "producer bug", dryRun: false, clock };
     let other: Awaited<ReturnType<typeof revokeIntent>> | undefined;
     const mine = await revokeIntent(7, key, {
@@ -151,11 +153,11 @@ describe("revoking on the embedded DynamoDB", () => {
       line: 1,
       verdict: "revoked",
       xp: 20,
-      revokedAt: "2026-12-03T08:00:00.123Z",
+      revokedAt: at,
     });
     const guard = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: guardKey(key) }));
     expect(guard.Item).toMatchObject({
-      revokedAt: "2026-12-03T08:00:00.123Z",
+      revokedAt: at,
       revocationId: expect.any(String),
     });
     const profile = await dynamo.send(new GetCommand({ TableName: table.tableName, Key: profileKey(user) }));

@@ -69,6 +69,15 @@ export {
 export { type ReaderItems, readReader, readTable, type TableSnapshot } from "./repair/tableSnapshot";
 export { revokeIntent } from "./revoke/revokeIntent";
 export { revokeLines } from "./revoke/revokeLines";
+export { type PublishOptions, type PublishResult, publishRules } from "./rules/publishRules";
+export {
+  type CurrentRules,
+  currentRulesOrFail,
+  listRulesVersions,
+  type PublishedVersion,
+  readCurrentRules,
+  readRulesVersion,
+} from "./rules/rulesVersions";
 export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
 export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
 export { statusPairs, verdictText } from "./status/statusInWords";

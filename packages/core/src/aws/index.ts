@@ -26,6 +26,7 @@ export {
   withNamedCalls,
 } from "./awsCall";
 export {
+  cancellationReasons,
   classifyError,
   type ErrorClass,
   isConditionFailure,
