@@ -115,9 +115,10 @@ describe("the CLI is commands over libraries (docs/architecture.md)", () => {
       (sum, file) => sum + readFileSync(`${root}${file}`, "utf8").split("\n").length - 1,
       0,
     );
-    // A budget: it grows by the commands added (`status`, `awards` and purge by reason: +150),
-    // never by an operation moved in; what a command computes belongs in ops.
-    expect(lines).toBeLessThanOrEqual(3_650);
+    // A budget: it grows by the commands added (`status`, `awards` and purge by reason: +150;
+    // `rules` and its six verbs: +290), never by an operation moved in; what a command
+    // computes belongs in ops.
+    expect(lines).toBeLessThanOrEqual(3_920);
     expect(cli).toContain("packages/cli/src/main.ts");
     expect(cli).toContain("packages/cli/src/registry.ts");
   });

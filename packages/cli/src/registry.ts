@@ -64,6 +64,18 @@ export const REGISTRY: readonly RegistryEntry[] = [
   { name: "revoke", load: () => import("./commands/revoke") },
   { name: "user", load: () => import("./commands/user") },
   { name: "board", load: () => import("./commands/board") },
+  {
+    name: "rules",
+    load: () => import("./commands/rules/rules"),
+    verbs: [
+      () => import("./commands/rules/check"),
+      () => import("./commands/rules/diff"),
+      () => import("./commands/rules/publish"),
+      () => import("./commands/rules/rollback"),
+      () => import("./commands/rules/show"),
+      () => import("./commands/rules/history"),
+    ],
+  },
   { name: "schema", load: () => import("./commands/schema") },
   { name: "env", load: () => import("./commands/env") },
 ];

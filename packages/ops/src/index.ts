@@ -70,6 +70,10 @@ export { type ReaderItems, readReader, readTable, type TableSnapshot } from "./r
 export { revokeIntent } from "./revoke/revokeIntent";
 export { revokeLines } from "./revoke/revokeLines";
 export { type PublishOptions, type PublishResult, publishRules } from "./rules/publishRules";
+export { rollbackRulesTo } from "./rules/rollbackRulesTo";
+export { rulesAgainstCurrent, rulesSummary } from "./rules/rulesAgainstCurrent";
+export { describeRulesDiff, type RulesDifference, rulesDiff } from "./rules/rulesDiff";
+export { type RulesFile, readRulesFile } from "./rules/rulesFile";
 export {
   type CurrentRules,
   currentRulesOrFail,
@@ -78,6 +82,7 @@ export {
   readCurrentRules,
   readRulesVersion,
 } from "./rules/rulesVersions";
+export { describePublish, describeRulesHistory } from "./rules/rulesWords";
 export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
 export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
 export { statusPairs, verdictText } from "./status/statusInWords";
