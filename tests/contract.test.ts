@@ -8,6 +8,8 @@ import {
   achievementId,
   achievementItemSchema,
   achievementKey,
+  BUILTIN_RULES,
+  checkRules,
   decodeEvent,
   type EventPattern,
   eventTypes,
@@ -17,6 +19,7 @@ import {
   rewardGranted,
 } from "@rewards/core";
 import { createSqsClient } from "@rewards/core/aws";
+import { parseRulesText } from "@rewards/core/rules-text";
 import { pythonForMoto } from "@rewards/local";
 import { waitForDrain } from "@rewards/ops";
 import { createEventBuilders } from "@rewards/producer";
@@ -61,7 +64,21 @@ describe("the JSON Schemas are the truth for other languages", () => {
       "reward.revoked.schema.json",
       "reward.achieved.schema.json",
       "reader.openapi.json",
+      "rules.schema.json",
     ]);
+  });
+
+  it("schemas/rules.builtin.yaml is the built-in rules, as written, and the rules' JSON Schema accepts it", async () => {
+    const { TEXT_FILES } = await freshModule(() => import("../scripts/writeSchemas"));
+    for (const { file, text } of TEXT_FILES)
+      expect(await readFile(new URL(`schemas/${file}`, root), "utf8"), file).toBe(text());
+    const parsed = parseRulesText(await readFile(new URL("schemas/rules.builtin.yaml", root), "utf8"));
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    expect(checkRules(parsed.value)).toEqual(checkRules(BUILTIN_RULES));
+    const editor = ajv.compile(await committed("rules.schema.json"));
+    expect(editor(parsed.value), JSON.stringify(editor.errors)).toBe(true);
+    // What the schema can say, it says as it is typed: a type with no xp.
+    expect(editor({ format: 1, types: { "a.b": { memory: 2 } } })).toBe(false);
   });
 
   it("every event the producer's builders make is valid against the committed schemas", async () => {

@@ -6,6 +6,7 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { BUILTIN_RULES, rulesPointerKey } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
 import { createTable } from "@rewards/local";
+import { RULES_NOT_YET_APPLIED } from "@rewards/ops";
 import { runCli, stackTest } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { stringify } from "yaml";
@@ -89,7 +90,7 @@ describe("rewards rules", () => {
     );
     expect(JSON.parse((await runCli(["rules", "show", "--json"], env)).stdout).version).toBe(0);
     const published = await runCli(["rules", "publish", path, "--note", "podcasts"], env);
-    expect(published).toMatchObject({ code: 0, stderr: "" });
+    expect(published).toMatchObject({ code: 0, stderr: `${RULES_NOT_YET_APPLIED}\n` });
     expect(published.stdout).toMatch(
       /^published version 1 \(digest [0-9a-f]{64}\) at \d{4}-\d{2}-\d{2}T[\d:.]+Z\n$/,
     );

@@ -17,7 +17,7 @@ export default defineCommand<{ json?: boolean }>()({
     if (!read.ok) throw rulesProblemsError(file, read.problems);
     if (config.TABLE_NAME === undefined)
       return {
-        warning: "not checked against the version in force: TABLE_NAME is not set",
+        warning: "rewards: not checked against the version in force: TABLE_NAME is not set\n",
         out: options.json
           ? jsonText({ file, ok: true, against: null, warnings: [] })
           : `ok: ${rulesSummary(read.document)}\n`,

@@ -14,8 +14,8 @@ export function rulesProblemsError(what: string, problems: readonly RulesProblem
 export function rulesWarnings(warnings: readonly RulesProblem[]): string | undefined {
   return warnings.length === 0
     ? undefined
-    : describeRulesProblems(warnings)
+    : `${describeRulesProblems(warnings)
         .split("\n")
         .map((line) => `warning: ${line}`)
-        .join("\n");
+        .join("\n")}\n`;
 }
