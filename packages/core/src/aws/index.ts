@@ -61,6 +61,13 @@ export {
 } from "./readerAchievements";
 export { refusedStamp } from "./refusedStamp";
 export { fullJitterDelay, RetriesExhaustedError, type RetryPolicy, retry } from "./retry";
+export {
+  createRulesSource,
+  NoGoodRulesError,
+  type RulesInForce,
+  type RulesSource,
+  type RulesSourceDeps,
+} from "./rulesSource";
 export { clientDefaults, credentials, sdkLogger } from "./sdkClientOptions";
 export { retryRemainder, sendSqsBatch } from "./sqsBatch";
 export { createSqsClient } from "./sqsClient";
