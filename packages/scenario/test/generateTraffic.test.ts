@@ -1,4 +1,4 @@
-import { decodeEvent, rules, untimelyReason } from "@rewards/core";
+import { decodeEvent, type EventType, rules, untimelyReason } from "@rewards/core";
 import { describe, expect, it } from "vitest";
 import { generateTraffic } from "../src/traffic/generateTraffic";
 
@@ -33,7 +33,10 @@ describe("generateTraffic", () => {
       }
       expect(message.kind).toBe("unique");
       paid.set(decoded.award.intentKey, decoded.award.amount);
-      users.set(decoded.award.userId, (users.get(decoded.award.userId) ?? 0) + rules[decoded.award.type].xp);
+      users.set(
+        decoded.award.userId,
+        (users.get(decoded.award.userId) ?? 0) + rules[decoded.award.type as EventType].xp,
+      );
     }
     expect(paid.size).toBe(traffic.uniqueIntents);
     expect(Object.fromEntries(users)).toEqual(traffic.expectedXp);

@@ -83,7 +83,10 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
   function inForce(version: RulesVersion): RulesInForce {
     const known = byVersion.get(version.version);
     if (known !== undefined && known.version.digest === version.digest) return known;
-    const compiled = { version, compiled: compileRules(version.document, version.longestMemory) };
+    const compiled = {
+      version,
+      compiled: compileRules(version.document, version.longestMemory, version.version),
+    };
     byVersion.set(version.version, compiled);
     return compiled;
   }

@@ -174,6 +174,7 @@ export {
   resultOf,
 } from "./revoke/revokeVerdict";
 export { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./rules/builtinRules";
+export { type CampaignPay, campaignPay } from "./rules/campaignPay";
 export { BUILTIN_ACHIEVEMENT_IDS, type CheckedRules, checkRules } from "./rules/checkRules";
 export {
   checkRulesChange,
@@ -185,7 +186,13 @@ export {
   type RulesChange,
   type RulesChangeContext,
 } from "./rules/checkRulesChange";
-export { type CompiledRules, type CompiledType, compileRules, type Pay } from "./rules/compileRules";
+export {
+  builtinCompiled,
+  type CompiledRules,
+  type CompiledType,
+  compileRules,
+  type Pay,
+} from "./rules/compileRules";
 export { rollbackRules } from "./rules/rollbackRules";
 export { type EventType, eventTypes, isEventType, keyPartsOf, type RuleData, rules } from "./rules/rules";
 export { canonicalJson, rulesDigest } from "./rules/rulesDigest";

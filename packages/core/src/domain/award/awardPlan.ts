@@ -1,8 +1,8 @@
 import type { TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
-import { LONGEST_CAPPED_MEMORY_SECONDS, rules } from "../rules/rules";
+import { LONGEST_CAPPED_MEMORY_SECONDS } from "../rules/rules";
 import { countAttribute, dayTotalKey, guardKey, profileKey } from "../table/tableLayout";
 import type { Award } from "./award";
-import { paidUnderCap } from "./dailyCap";
+import { countsTowardCap, paidUnderCap } from "./dailyCap";
 
 /** One award as the worker asks for it: what the rules decided, and where it came from. */
 export interface AwardRequest extends Award {
@@ -101,7 +101,7 @@ const epochSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** The day an award counts toward under `dailyCap`, or undefined when the cap does not apply to it. */
 export function cappedDay(award: AwardRequest, now: Date, dailyCap: number | undefined): string | undefined {
-  if (dailyCap === undefined || !rules[award.type].dailyCapped) return undefined;
+  if (dailyCap === undefined || !(award.capped ?? countsTowardCap(award.type))) return undefined;
   return award.earnedOn ?? now.toISOString().slice(0, 10);
 }
 
@@ -147,6 +147,14 @@ function guardItem(
     counted: true,
   };
   if (seq !== undefined) guard.seq = seq;
+  // Under a published version, what the award implies, for every reader of the guard (docs/rules.md).
+  if (award.rulesVersion !== undefined) {
+    guard.rulesVersion = award.rulesVersion;
+    guard.capped = award.capped ?? countsTowardCap(award.type);
+    if (award.units !== undefined) guard.units = award.units;
+    if (award.campaign !== undefined) guard.campaign = award.campaign;
+    if (award.keepsDay !== undefined) guard.keepsDay = award.keepsDay;
+  }
   if (award.eventTime !== undefined) guard.eventTime = award.eventTime;
   if (paid < award.amount) guard.requested = award.amount;
   if (award.messageId !== undefined) guard.messageId = award.messageId;

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { Award } from "../award/award";
 import { type ParkReason, parkReason } from "../park/parkReason";
-import { dayOf, type EventType, isEventType, keyPartsOf, rules } from "../rules/rules";
+import { builtinCompiled, type CompiledRules, type CompiledType } from "../rules/compileRules";
 import { envelopeSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { layerPrefix, unwrapEnvelope } from "./unwrapEnvelope";
@@ -19,7 +19,7 @@ export function describeIssues(issues: readonly EventIssue[]): string {
  * layer it found the problem in. Pure: the same body always gives the same answer, which
  * is what makes parking (rather than retrying) safe.
  */
-export function decodeEvent(body: string): Decoded {
+export function decodeEvent(body: string, rules: CompiledRules = builtinCompiled()): Decoded {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -32,7 +32,7 @@ export function decodeEvent(body: string): Decoded {
   const unwrapped = unwrapEnvelope(json);
   const prefix = layerPrefix(unwrapped.layers);
   if (!unwrapped.ok) return { ok: false, park: parkReason(unwrapped.code, `${prefix}${unwrapped.reason}`) };
-  const validated = validateEvent(unwrapped.event);
+  const validated = validateEvent(unwrapped.event, rules);
   if (!validated.ok) {
     return { ok: false, park: parkReason(validated.code, `${prefix}${describeIssues(validated.issues)}`) };
   }
@@ -58,51 +58,69 @@ export function toIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKe
 }
 
 /**
- * The one validation producers and the worker share: the envelope, a known type, and
- * that type's data. A value that passes here is paid when it reaches the worker.
+ * The one validation producers and the worker share: the envelope, a type the rules pay (a
+ * retired one is unknown), and that type's data. A value that passes here is paid when it
+ * reaches the worker under the same rules (by default version 0, the built-in rules).
  */
-export function validateEvent(value: unknown): Validated {
+export function validateEvent(value: unknown, rules: CompiledRules = builtinCompiled()): Validated {
   const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) {
     return { ok: false, code: "invalid_event", issues: toIssues(envelope.error.issues) };
   }
   const { type, data, id, time } = envelope.data;
-  if (!isEventType(type)) {
+  const rule = rules.types.get(type);
+  if (rule === undefined || rule.retired) {
+    const version = rules.version > 0 ? ` in rules version ${rules.version}` : "";
     return {
       ok: false,
       code: "unknown_type",
-      issues: [{ path: "type", message: `no reward rule for type "${type}"` }],
+      issues: [
+        {
+          path: "type",
+          message: `no reward rule for type "${type}"${rule?.retired ? " (retired)" : ""}${version}`,
+        },
+      ],
     };
   }
-  return decodeData(type, data, id, time);
+  return decodeData(rule, rules.version, data, id, time);
 }
 
 function decodeData(
-  type: EventType,
+  rule: CompiledType,
+  rulesVersion: number,
   data: unknown,
   eventId: string,
   time: string | undefined,
 ): { ok: true; award: Award } | { ok: false; code: "invalid_event"; issues: EventIssue[] } {
-  const rule = rules[type];
   const parsed = rule.schema.safeParse(data);
   if (!parsed.success) {
     return { ok: false, code: "invalid_event", issues: toIssues(parsed.error.issues, ["data"]) };
   }
-  const keyParts = keyPartsOf(type, parsed.data);
-  const day = dayOf(type, parsed.data);
+  const day = rule.day(parsed.data);
   const { userId, ...rest } = parsed.data;
+  const pay = rule.pays(parsed.data);
   return {
     ok: true,
     award: {
-      intentKey: intentKey(keyParts),
+      intentKey: intentKey(rule.keyParts(parsed.data)),
       userId,
-      type,
-      amount: rule.xp,
-      data: rest,
+      type: rule.type,
+      amount: pay.xp,
+      data: rest as Record<string, string | number>,
       eventId,
       guardTtlSeconds: rule.guardTtlSeconds,
       ...(time === undefined ? {} : { time }),
       ...(day === undefined ? {} : { day }),
+      // Under a published version, the facts the guard records (version 0's are the type's own).
+      ...(rulesVersion === 0
+        ? {}
+        : {
+            rulesVersion,
+            capped: rule.capped,
+            ...(pay.units === undefined ? {} : { units: pay.units }),
+            ...(rule.keepsStreak && day !== undefined ? { keepsDay: day } : {}),
+            ...(rule.memorySeconds !== rule.guardTtlSeconds ? { memorySeconds: rule.memorySeconds } : {}),
+          }),
     },
   };
 }

@@ -66,9 +66,11 @@ export function untimelyReason(award: Award, queue: QueueTimes, now: number): Pa
       `data.day ${award.day} is later than the day after the event's time (${iso(time.ms)})`,
     );
   }
-  if (award.guardTtlSeconds === undefined) return undefined;
-  const memoryDays = award.guardTtlSeconds / 86_400;
-  const oldest = now - (award.guardTtlSeconds * 1000 - DAY_MS);
+  // A memory shrunk since the longest (docs/rules.md): staleness follows the version's own.
+  const memory = "memorySeconds" in award ? award.memorySeconds : award.guardTtlSeconds;
+  if (memory === undefined) return undefined;
+  const memoryDays = memory / 86_400;
+  const oldest = now - (memory * 1000 - DAY_MS);
   const why = `${award.type} is remembered ${memoryDays} days, so nothing before ${iso(oldest)} (${memoryDays - 1} days ago) can be judged and paid`;
   if (dayStart(award.day) < oldest) {
     return parkReason("stale", `data.day ${award.day} is too old: ${why}`);

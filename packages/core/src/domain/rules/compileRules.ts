@@ -1,8 +1,16 @@
 import { z } from "zod";
 import { userIdSchema } from "../events/envelope";
 import { text } from "../events/text";
+import { BUILTIN_RULES } from "./builtinRules";
+import { checkRules } from "./checkRules";
 import { type LongestMemory, type Memory, memoryOf } from "./checkRulesChange";
-import { MAX_FIELD_LENGTH, type RulesDocument, type RulesField, type TypeRule } from "./rulesDocument";
+import {
+  type Campaign,
+  MAX_FIELD_LENGTH,
+  type RulesDocument,
+  type RulesField,
+  type TypeRule,
+} from "./rulesDocument";
 
 const DAY_SECONDS = 86_400;
 
@@ -22,6 +30,8 @@ export interface CompiledType {
   pays(data: Readonly<Record<string, unknown>>): Pay;
   /** The guard's life: the longest memory the type has ever had; undefined: forever. */
   guardTtlSeconds: number | undefined;
+  /** The memory this version gives it (staleness is judged on it); undefined: forever. */
+  memorySeconds: number | undefined;
   capped: boolean;
   /** The day the intent is about (the `day` field), for staleness and streaks. */
   day(data: Readonly<Record<string, unknown>>): string | undefined;
@@ -30,7 +40,11 @@ export interface CompiledType {
 }
 
 export interface CompiledRules {
+  /** The version compiled: 0 for the built-in rules. */
+  version: number;
   types: ReadonlyMap<string, CompiledType>;
+  /** Its campaigns, judged on an award's event time (`campaignPay`). */
+  campaigns: readonly Campaign[];
   /** The longest memory of a capped type, ever: how long a day's total outlives its day. */
   longestCappedMemorySeconds: number;
 }
@@ -70,6 +84,7 @@ function compileType(type: string, rule: TypeRule, longest: Memory | undefined):
             return { xp: Math.min(xp.max, xp.each * units), units };
           },
     guardTtlSeconds: secondsOf(longest ?? rule.memory),
+    memorySeconds: secondsOf(rule.memory),
     capped: rule.capped,
     day: (data) => (dayField === undefined ? undefined : String(data[dayField])),
     keepsStreak: rule.keepsStreak,
@@ -86,6 +101,7 @@ function compileType(type: string, rule: TypeRule, longest: Memory | undefined):
 export function compileRules(
   document: RulesDocument,
   longestMemory: LongestMemory = memoryOf(document),
+  version = 0,
 ): CompiledRules {
   const types = new Map<string, CompiledType>();
   let longestCapped = 0;
@@ -94,5 +110,18 @@ export function compileRules(
     types.set(type, compiled);
     if (compiled.capped) longestCapped = Math.max(longestCapped, compiled.guardTtlSeconds ?? 0);
   }
-  return { types, longestCappedMemorySeconds: longestCapped };
+  return { version, types, campaigns: document.campaigns, longestCappedMemorySeconds: longestCapped };
+}
+
+let builtin: CompiledRules | undefined;
+
+/** Version 0 compiled, once: what decoding reads when no version is given (nothing published). */
+export function builtinCompiled(): CompiledRules {
+  if (builtin === undefined) {
+    const checked = checkRules(BUILTIN_RULES);
+    // Stryker disable next-line ConditionalExpression: the built-in rules pass their checks (a test holds them to it)
+    if (!checked.ok) throw new Error("the built-in rules fail their checks");
+    builtin = compileRules(checked.document);
+  }
+  return builtin;
 }
