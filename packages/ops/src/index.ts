@@ -82,7 +82,7 @@ export {
   readCurrentRules,
   readRulesVersion,
 } from "./rules/rulesVersions";
-export { describePublish, describeRulesHistory, RULES_NOT_YET_APPLIED } from "./rules/rulesWords";
+export { describePublish, describeRulesHistory, RULES_NOT_YET_APPLIED, rulesYaml } from "./rules/rulesWords";
 export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
 export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
 export { statusPairs, verdictText } from "./status/statusInWords";

@@ -1,3 +1,5 @@
+import type { RulesDocument } from "@rewards/core";
+import { stringify } from "yaml";
 import type { PublishResult } from "./publishRules";
 import type { PublishedVersion } from "./rulesVersions";
 
@@ -28,4 +30,9 @@ export function describeRulesHistory(
         `${version === inForce ? "*" : " "} ${version}  ${publishedAt}  ${digest.slice(0, 12)}${note ? `  ${note}` : ""}`,
     )
     .join("\n");
+}
+
+/** A document as YAML, the form `rules publish` takes (`rules show --yaml`). */
+export function rulesYaml(document: RulesDocument): string {
+  return stringify(document, { lineWidth: 0 });
 }

@@ -17,10 +17,7 @@ export default defineCommand<{ version?: number; json?: boolean; yaml?: boolean 
   needs: ["TABLE_NAME"],
   async run({ options, config }) {
     if (options.json && options.yaml) throw new CliError("--json and --yaml: choose one", 2);
-    const [{ clientsFor, currentRulesOrFail, readRulesVersion }, { stringify }] = await Promise.all([
-      import("@rewards/ops"),
-      import("yaml"),
-    ]);
+    const { clientsFor, currentRulesOrFail, readRulesVersion, rulesYaml } = await import("@rewards/ops");
     const { dynamo } = clientsFor(config);
     const shown =
       options.version === undefined
@@ -36,7 +33,7 @@ export default defineCommand<{ version?: number; json?: boolean; yaml?: boolean 
           document,
         }),
       };
-    const yaml = stringify(document, { lineWidth: 0 }).trimEnd();
+    const yaml = rulesYaml(document).trimEnd();
     if (options.yaml) return { out: `${yaml}\n` };
     const head =
       version === 0
