@@ -81,6 +81,12 @@ describe("rewards status: the stream consumers' lag, locally", () => {
         },
         givenUp: { announcer: { kind: "read", batches: 0 }, history: { kind: "read", batches: 0 } },
         alarms: { kind: "notHere", reason: "no CloudWatch on the local stack" },
+        rules: {
+          kind: "read",
+          version: 0,
+          publishedAt: null,
+          digest: expect.stringMatching(/^[0-9a-f]{64}$/),
+        },
         // Everything read: the DLQ's message waits for an operator; a young lag is not past its alarm.
         verdict: "attention",
         reasons: ["1 message in the DLQ: `rewards dlq stats`"],
@@ -94,6 +100,7 @@ describe("rewards status: the stream consumers' lag, locally", () => {
       );
       expect(text.stdout).toMatch(/│ announcer's lag +│ caught up: 0 records behind +│/);
       expect(text.stdout).toMatch(/│ DLQ +│ 1 message: invalid_json 1 +│/);
+      expect(text.stdout).toMatch(/│ rules +│ version 0 \(the built-in rules; nothing published\) +│/);
       expect(text.stdout).toMatch(/\nattention:\n- 1 message in the DLQ: `rewards dlq stats`\n$/);
 
       // The reader's page shows "awards 3" beside "no awards yet": `rewards user` says why.

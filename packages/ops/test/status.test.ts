@@ -113,6 +113,7 @@ const READ_ALL: StatusParts = {
   },
   givenUp: { announcer: { kind: "read", batches: 0 }, history: { kind: "read", batches: 0 } },
   alarms: { kind: "notHere", reason: "no CloudWatch on the local stack" },
+  rules: { kind: "read", version: 0, publishedAt: null, digest: "d".repeat(64) },
 };
 
 describe("statusVerdictOf", () => {
@@ -136,10 +137,16 @@ describe("statusVerdictOf", () => {
         inAlarm: [{ name: "DlqNotEmpty-1a2b3c4", reason: "Threshold Crossed", since: null }],
         missing: ["Gone-0000000"],
       },
+      rules: {
+        kind: "read",
+        version: 3,
+        invalid: "version 3's document does not have the digest published with it",
+      },
     };
     expect(statusVerdictOf(parts)).toEqual({
       verdict: "attention",
       reasons: [
+        "the rules in force cannot be used: version 3's document does not have the digest published with it (docs/rules.md#a-version-that-fails-verification)",
         "1 alarm in ALARM: DlqNotEmpty-1a2b3c4",
         "1 alarm of the stage not in CloudWatch: Gone-0000000",
         "the queue's oldest message is 601 s old (its alarm: over 600 s)",
@@ -210,7 +217,17 @@ describe("the report in words", () => {
       "announcer gave up": "unknown: ANNOUNCER_FAILURE_QUEUE_URL is not set",
       "history writer gave up": "2 batches",
       alarms: "not here: no CloudWatch on the local stack",
+      rules: "version 0 (the built-in rules; nothing published)",
     });
+    expect(
+      statusPairs({
+        ...report,
+        rules: { kind: "read", version: 2, publishedAt: "2026-12-05T10:00:00.000Z", digest: "d" },
+      }).rules,
+    ).toBe("version 2, published 2026-12-05T10:00:00.000Z");
+    expect(statusPairs({ ...report, rules: { kind: "read", version: 2, invalid: "gone" } }).rules).toBe(
+      "CURRENT cannot be used: gone",
+    );
     expect(verdictText({ verdict: "ok", reasons: [] })).toBe(
       "ok: every part read, nothing waits for an operator\n",
     );
@@ -357,7 +374,8 @@ const unused = <T>() =>
 describe("readStatus on AWS, with fake clients", () => {
   const sources = (cloudwatch: CloudWatchClient, sqs: SQSClient): StatusSources => ({
     sqs,
-    dynamo: unused<DynamoDBDocumentClient>(),
+    // Only CURRENT is read from the table: none (nothing published).
+    dynamo: { send: async () => ({}) } as unknown as DynamoDBDocumentClient,
     streams: unused<DynamoDBStreamsClient>(),
     cloudwatch,
     stage: "production",
@@ -400,6 +418,7 @@ describe("readStatus on AWS, with fake clients", () => {
       },
       givenUp: { announcer: { kind: "read", batches: 0 }, history: { kind: "read", batches: 2 } },
       alarms: { kind: "read", alarms: 2, inAlarm: [{ name: "HistoryBehind-2" }], missing: [] },
+      rules: { kind: "read", version: 0, publishedAt: null },
       verdict: "attention",
     });
     expect(report.reasons).toEqual([

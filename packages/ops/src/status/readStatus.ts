@@ -12,16 +12,26 @@ import { clientsFor } from "../clients";
 import { latestMaximum } from "../cloudwatchLatest";
 import { sampleDlq, tally } from "../dlq/inspect";
 import { cloudwatchFor, queueCounts } from "../queues/queueCounts";
+import { readCurrentRules } from "../rules/rulesVersions";
 import { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./consumerLag";
 import { stageAlarms } from "./stageAlarms";
 import {
   type DlqCounts,
   type Part,
+  type RulesInStatus,
   type StatusParts,
   type StatusVerdict,
   statusVerdictOf,
 } from "./statusVerdict";
 import { streamEntriesAfter } from "./streamEntries";
+
+/** The rules in force as `status` shows them. */
+async function rulesInStatus(dynamo: DynamoDBDocumentClient, tableName: string): Promise<RulesInStatus> {
+  const current = await readCurrentRules(dynamo, tableName);
+  if (current.kind === "invalid") return { version: current.pointedVersion ?? null, invalid: current.why };
+  const { version, publishedAt, digest } = current.version;
+  return { version, publishedAt: publishedAt ?? null, digest };
+}
 
 type PerConsumer<T> = Record<StreamConsumer, T>;
 
@@ -226,7 +236,7 @@ async function dlqCountsOf(sqs: SQSClient, dlqUrl: string): Promise<DlqCounts> {
 export async function readStatus(sources: StatusSources, now: number = Date.now()): Promise<StatusReport> {
   const { sqs, cloudwatch } = sources;
   const queueUrl = () => needs(sources.queueUrl, "QUEUE_URL");
-  const [queue, oldestMessage, dlq, consumers, givenUp, alarms] = await Promise.all([
+  const [queue, oldestMessage, dlq, consumers, givenUp, alarms, rules] = await Promise.all([
     part(() => queueCounts(sqs, queueUrl())),
     cloudwatch === undefined
       ? notHere("needs CloudWatch, which the local stack does not have")
@@ -243,8 +253,9 @@ export async function readStatus(sources: StatusSources, now: number = Date.now(
     cloudwatch === undefined
       ? notHere("no CloudWatch on the local stack")
       : part(() => stageAlarms(cloudwatch, needs(sources.alarmNames, "REWARDS_ALARM_NAMES", RESTAGE))),
+    part(() => rulesInStatus(sources.dynamo, needs(sources.tableName, "TABLE_NAME"))),
   ]);
-  const parts: StatusParts = { queue, oldestMessage, dlq, consumers, givenUp, alarms };
+  const parts: StatusParts = { queue, oldestMessage, dlq, consumers, givenUp, alarms, rules };
   return {
     ...statusVerdictOf(parts),
     at: new Date(now).toISOString(),

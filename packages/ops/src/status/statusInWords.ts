@@ -1,7 +1,7 @@
 import type { ConsumerLag } from "./consumerLag";
 import type { StatusReport } from "./readStatus";
 import type { StageAlarms } from "./stageAlarms";
-import type { DlqCounts, Part } from "./statusVerdict";
+import type { DlqCounts, Part, RulesInStatus } from "./statusVerdict";
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -38,6 +38,13 @@ function lagText(lag: ConsumerLag): string {
 
 const batchesText = (given: { batches: number }) => count(given.batches, "batch", "batches");
 
+function rulesText(rules: RulesInStatus): string {
+  if ("invalid" in rules) return `CURRENT cannot be used: ${rules.invalid}`;
+  return rules.version === 0
+    ? "version 0 (the built-in rules; nothing published)"
+    : `version ${rules.version}, published ${rules.publishedAt}`;
+}
+
 function alarmsText(alarms: StageAlarms): string {
   const missing = alarms.missing.length === 0 ? "" : `; not in CloudWatch: ${alarms.missing.join(", ")}`;
   if (alarms.inAlarm.length === 0) return `none of ${alarms.alarms} in ALARM${missing}`;
@@ -65,6 +72,7 @@ export function statusPairs(report: StatusReport): Record<string, string> {
     "announcer gave up": partText(report.givenUp.announcer, batchesText),
     "history writer gave up": partText(report.givenUp.history, batchesText),
     alarms: partText(report.alarms, alarmsText),
+    rules: partText(report.rules, rulesText),
     // The rules' version goes here once rules are versioned (issue 54): nothing until then.
   };
 }

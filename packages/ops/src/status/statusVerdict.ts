@@ -27,9 +27,14 @@ export interface StatusParts {
   consumers: Record<StreamConsumer, Part<ConsumerLag>>;
   givenUp: Record<StreamConsumer, Part<{ batches: number }>>;
   alarms: Part<StageAlarms>;
-  // The rules' version belongs here once rules are versioned (issue 54); until then nothing is
-  // shown for it rather than a version that does not exist.
+  /** The rules in force (docs/rules.md#versions): version 0 when nothing is published. */
+  rules: Part<RulesInStatus>;
 }
+
+/** The version `CURRENT` names, or why it cannot be used (a version that fails verification waits for an operator). */
+export type RulesInStatus =
+  | { version: number; publishedAt: string | null; digest: string }
+  | { version: number | null; invalid: string };
 
 /**
  * `ok`: every part read, nothing waiting for an operator. `attention`: every part read, and
@@ -62,13 +67,18 @@ function labelled(parts: StatusParts): Array<[string, Part<object>]> {
     [`${CONSUMER_NAMES.announcer}'s given-up batches`, parts.givenUp.announcer],
     [`${CONSUMER_NAMES.history}'s given-up batches`, parts.givenUp.history],
     ["the alarms", parts.alarms],
+    ["the rules", parts.rules],
   ];
 }
 
 /** Pure: what waits for an operator among parts that were read. */
 function waiting(parts: StatusParts): string[] {
   const reasons: string[] = [];
-  const { alarms, dlq, oldestMessage } = parts;
+  const { alarms, dlq, oldestMessage, rules } = parts;
+  if (rules.kind === "read" && "invalid" in rules)
+    reasons.push(
+      `the rules in force cannot be used: ${rules.invalid} (docs/rules.md#a-version-that-fails-verification)`,
+    );
   if (alarms.kind === "read" && alarms.inAlarm.length > 0)
     reasons.push(
       `${count(alarms.inAlarm.length, "alarm")} in ALARM: ${alarms.inAlarm.map((a) => a.name).join(", ")}`,
