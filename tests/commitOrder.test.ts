@@ -1,9 +1,10 @@
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { achievementsOnTimeline, intentKey, profileKey } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
 import { revokeIntent } from "@rewards/ops";
 import {
   completed,
+  drain,
   guardOf,
   lambdaContext,
   profileOf,
@@ -132,6 +133,91 @@ describe("a reader's commits in the order of their instants", () => {
       xp: 20,
       awards: 1,
       updatedAt: iso(T + 3001),
+    });
+  });
+
+  it("a profile stamped more than 5 minutes ahead (a repair from a clock far ahead) parks its awards naming it, and a replay of a live guard is never judged in the future", async ({
+    env,
+  }) => {
+    const user = newUser("ahead");
+    const table = tableOf(env);
+    const name = env.TABLE_NAME as string;
+    await workerAt(env, T).pay([completed(user, "old")]);
+    // --set-xp from a machine 91 days ahead would have stamped this (it now keeps AWS's clock).
+    await table.send(
+      new UpdateCommand({
+        TableName: name,
+        Key: profileKey(user),
+        UpdateExpression: "SET updatedAt = :ahead",
+        ExpressionAttributeValues: { ":ahead": iso(T + 91 * 86_400_000) },
+      }),
+    );
+    const worker = workerAt(env, T + 1000);
+    const fresh = Array.from({ length: 100 }, (_, i) => completed(user, `new-${i}`));
+    const { counts } = await worker.pay([...fresh, completed(user, "old")]);
+    // Nothing paid twice: the replay is a duplicate; the rest are parked, naming the stamp.
+    expect(counts).toEqual({ awarded: 0, duplicate: 1, parked: 100, failed: 0 });
+    const [parked] = await drain(worker.deps.sqs, env.DLQ_URL as string);
+    expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toContain(
+      `was refused: its updatedAt ${iso(T + 91 * 86_400_000)} is more than 5 minutes after the clock (${iso(T + 1000)})`,
+    );
+    expect(await profileOf(table, name, user)).toMatchObject({ xp: 20, awards: 1 });
+  });
+
+  it("an updatedAt that looks like an instant but is none (2026-12-99) is refused as such, not a crash; so is one in year 9999", async ({
+    env,
+  }) => {
+    for (const stamp of ["2026-12-99T00:00:00.000Z", "9999-12-31T23:59:59.999Z"]) {
+      const user = newUser("bad-stamp");
+      const table = tableOf(env);
+      await table.send(
+        new PutCommand({
+          TableName: env.TABLE_NAME,
+          Item: { ...profileKey(user), xp: 0, awards: 0, updatedAt: stamp },
+        }),
+      );
+      const worker = workerAt(env, T);
+      expect((await worker.pay([completed(user, "a")])).counts).toEqual({
+        awarded: 0,
+        duplicate: 0,
+        parked: 1,
+        failed: 0,
+      });
+      const [parked] = await drain(worker.deps.sqs, env.DLQ_URL as string);
+      expect(parked?.MessageAttributes?.["rewards.reason"]?.StringValue).toMatch(
+        stamp.startsWith("9999")
+          ? /was refused: its updatedAt 9999-12-31T23:59:59\.999Z is more than 5 minutes after the clock/
+          : /was refused: its updatedAt is not an instant \("2026-12-99T00:00:00\.000Z"\)/,
+      );
+    }
+  });
+
+  it("a revocation against a profile whose updatedAt is no instant fails naming it and the repair, at once", async ({
+    env,
+  }) => {
+    const user = newUser("revoke-bad");
+    const table = tableOf(env);
+    await workerAt(env, T).pay([completed(user, "a")]);
+    await table.send(
+      new UpdateCommand({
+        TableName: env.TABLE_NAME,
+        Key: profileKey(user),
+        UpdateExpression: "SET updatedAt = :z",
+        ExpressionAttributeValues: { ":z": "zzz" },
+      }),
+    );
+    const result = await revokeIntent(1, intentKey([user, "a", "article.completed"]), {
+      dynamo: table,
+      tableName: env.TABLE_NAME as string,
+      reason: "bot",
+      dryRun: false,
+      clock: () => T + 1000,
+    });
+    expect(result).toEqual({
+      line: 1,
+      verdict: "failed",
+      intentKey: intentKey([user, "a", "article.completed"]),
+      reason: `the profile of user "${user}" was refused: its updatedAt is not an instant ("zzz"); repair it with \`rewards user ${user} --set-xp <n> --yes\`, then run again`,
     });
   });
 });

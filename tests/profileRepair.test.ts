@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { isoWeekOf, profileKey } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
+import { repairProfileXp } from "@rewards/ops";
 import { createReader } from "@rewards/reader";
 import {
   completed,
@@ -178,11 +179,55 @@ describe("the profile's stamp (updatedAt) under --set-xp", () => {
     expect(await profileIn(env, user)).toMatchObject({ xp: 30, awards: 2 });
   });
 
-  it("a later instant is kept: a reader's stamp never moves back", async ({ env }) => {
+  it("a later instant is kept (a reader's stamp never moves back); one more than 5 minutes ahead is mended to now", async ({
+    env,
+  }) => {
     const user = userOf("later");
-    const later = new Date(Date.now() + 3_600_000).toISOString();
+    const later = new Date(Date.now() + 120_000).toISOString();
     await put(env, { ...profileKey(user), xp: "x", awards: 1, updatedAt: later });
     expect((await runCli(["user", user, "--set-xp", "20", "--yes"], env)).code).toBe(0);
     expect(await profileIn(env, user)).toEqual({ ...profileKey(user), xp: 20, awards: 1, updatedAt: later });
+    const far = userOf("far");
+    await put(env, {
+      ...profileKey(far),
+      xp: "x",
+      awards: 1,
+      updatedAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    const before = new Date().toISOString();
+    expect((await runCli(["user", far, "--set-xp", "20", "--yes"], env)).code).toBe(0);
+    const mended = String((await profileIn(env, far))?.updatedAt);
+    expect(mended >= before && mended <= new Date().toISOString(), mended).toBe(true);
+  });
+
+  it("a 0-XP award that commits between the repair's read and its write: the repair refuses, the stamp never moves back", async ({
+    env,
+  }) => {
+    const user = userOf("race");
+    const capped = {
+      ...createWorkerDeps({ ...env, LOG_LEVEL: "silent", REWARDS_DAILY_XP_CAP: "20" }),
+      emitMetrics: () => {},
+    };
+    const pay = (slug: string) =>
+      processBatch(capped, sqsEvent([sqsRecord(completed(user, slug))]), lambdaContext());
+    expect((await pay("a")).counts).toMatchObject({ awarded: 1 });
+    const table = createDynamoClient(env);
+    let raced = false;
+    const racing = {
+      config: table.config,
+      send: async (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+        const answer = await (table.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
+        if (!raced && command.constructor.name === "GetCommand") {
+          raced = true;
+          expect((await pay("b")).counts).toMatchObject({ capped: 1 });
+        }
+        return answer;
+      },
+    } as unknown as typeof table;
+    await expect(repairProfileXp(racing, env.TABLE_NAME as string, user, 20)).rejects.toThrow(
+      "the profile changed while it was being repaired (its xp was 20): nothing written; run again",
+    );
+    table.destroy();
+    expect(await profileIn(env, user)).toMatchObject({ xp: 20, awards: 2 });
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { BUILTIN_RULES, checkRules, type RulesDocument, rulesPointerKey } from "@rewards/core";
 import {
   createDynamoBaseClient,
@@ -128,5 +128,28 @@ describe("the rules a function reads", () => {
     advance(61);
     expect(await xpOf(source)).toBe(40);
     expect(rejected.at(-1)).toBe("CURRENT is gone; keeping version 1");
+  });
+
+  it("a CURRENT edited by hand back to an older version is refused by a function already past it; a cold start with CURRENT deleted after publishes has none", async ({
+    env,
+  }) => {
+    const { dynamo, tableName, source, publish, advance, rejected } = await setUp(env);
+    await publish(25);
+    const v1 = await dynamo.send(
+      new GetCommand({ TableName: tableName, Key: rulesPointerKey(), ConsistentRead: true }),
+    );
+    await publish(30);
+    expect(await xpOf(source)).toBe(30);
+    await dynamo.send(new PutCommand({ TableName: tableName, Item: v1.Item }));
+    advance(61);
+    expect(await xpOf(source)).toBe(30);
+    expect(rejected.at(-1)).toBe(
+      "CURRENT names version 1, older than version 2 already in force: versions only go up",
+    );
+    await dynamo.send(new DeleteCommand({ TableName: tableName, Key: rulesPointerKey() }));
+    const cold = createRulesSource({ dynamo, tableName, refreshSeconds: 30, clock: () => Date.now() });
+    await expect(cold.forBatch()).rejects.toThrow(
+      "no version of the rules to judge by: CURRENT is gone, and versions were published: never version 0 again",
+    );
   });
 });

@@ -9,7 +9,14 @@ import {
   planAwardTransaction,
   profileUpdate,
 } from "../src/domain";
-import { keptStamp, readCancellation, restamped, transactionsOf } from "../src/domain/award/awardPlan";
+import {
+  isStoredInstant,
+  keptStamp,
+  readCancellation,
+  restamped,
+  stampProblem,
+  transactionsOf,
+} from "../src/domain/award/awardPlan";
 
 const now = new Date("2026-11-29T10:00:00.000Z");
 const epoch = 1_795_946_400;
@@ -542,6 +549,38 @@ describe("restamped", () => {
     expect(restamped(at("2026-12-04T10:00:00.000Z"), clock, undefined)).toEqual(
       at("2026-12-04T10:00:00.001Z"),
     );
+  });
+});
+
+describe("the stamp's bounds", () => {
+  const clock = Date.parse("2026-12-04T10:00:00.000Z");
+  it("restamped: never more than 5 minutes past the clock; none then", () => {
+    expect(restamped(new Date(clock), clock, "2026-12-04T10:04:59.999Z")).toEqual(
+      new Date("2026-12-04T10:05:00.000Z"),
+    );
+    expect(restamped(new Date(clock), clock, "2026-12-04T10:05:00.000Z")).toBeUndefined();
+    expect(restamped(new Date(clock), clock, "2026-12-99T00:00:00.000Z")).toBeUndefined();
+  });
+  it("stampProblem and isStoredInstant: a real instant as stored, within 5 minutes of the clock", () => {
+    expect(stampProblem(undefined, clock)).toBeUndefined();
+    expect(stampProblem("2026-12-04T10:05:00.000Z", clock)).toBeUndefined();
+    expect(stampProblem("2026-12-04T10:05:00.001Z", clock)).toBe(
+      "its updatedAt 2026-12-04T10:05:00.001Z is more than 5 minutes after the clock (2026-12-04T10:00:00.000Z)",
+    );
+    expect(stampProblem("2026-12-99T00:00:00.000Z", clock)).toBe(
+      'its updatedAt is not an instant ("2026-12-99T00:00:00.000Z")',
+    );
+    expect(stampProblem(5, clock)).toBe("its updatedAt is not an instant (5)");
+    expect(isStoredInstant("2026-12-04T10:00:00.000Z")).toBe(true);
+    expect(isStoredInstant("2026-12-04T10:00:00Z")).toBe(false);
+    expect(isStoredInstant("2026-02-30T10:00:00.000Z")).toBe(
+      Number.isFinite(Date.parse("2026-02-30T10:00:00.000Z")),
+    );
+  });
+  it("keptStamp mends one more than 5 minutes ahead", () => {
+    const now = new Date(clock);
+    expect(keptStamp("2026-12-04T10:05:00.000Z", now)).toBe("2026-12-04T10:05:00.000Z");
+    expect(keptStamp("2026-12-04T11:00:00.000Z", now)).toBe("2026-12-04T10:00:00.000Z");
   });
 });
 

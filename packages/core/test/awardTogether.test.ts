@@ -337,4 +337,27 @@ describe("awardTogether", () => {
     ]);
     expect(refused.sent).toHaveLength(1);
   });
+
+  it("a profile stamped more than 5 minutes past the clock: the awards are rejected naming it, never stamped into the future", async () => {
+    const ahead = (minutes: number) => new Date(NOW + minutes * 60_000).toISOString();
+    const { client, sent } = clientAnswering(
+      cancelled(none, ccf({ updatedAt: { S: ahead(4) } })),
+      cancelled(none, ccf({ updatedAt: { S: ahead(6) } })),
+    );
+    expect(await awardTogether(deps(client), [award("a")])).toMatchObject([
+      {
+        outcome: "rejected",
+        refused: [
+          {
+            item: { kind: "profile" },
+            said: `its updatedAt ${ahead(6)} is more than 5 minutes after the clock (${NOW_ISO})`,
+          },
+        ],
+      },
+    ]);
+    expect(sent.map((input) => profileAdds(input).values?.[":now"])).toEqual([
+      NOW_ISO,
+      new Date(NOW + 4 * 60_000 + 1).toISOString(),
+    ]);
+  });
 });

@@ -231,6 +231,30 @@ describe("parseRulesText: YAML 1.2, core schema", () => {
     });
   });
 
+  it("aliases past the limit, a document over 300 KB once expanded, and __proto__ are refused, each said", () => {
+    const many = `a: &a [1]\nb: [${Array.from({ length: 101 }, () => "*a").join(", ")}]\n`;
+    expect(parseRulesText(many)).toMatchObject({
+      ok: false,
+      problems: [{ path: "", why: expect.stringMatching(/alias/i) }],
+    });
+    const big = `x: &x "${"y".repeat(4000)}"\nlist: [${Array.from({ length: 90 }, () => "*x").join(", ")}]\n`;
+    expect(parseRulesText(big)).toEqual({
+      ok: false,
+      problems: [
+        {
+          path: "",
+          why: expect.stringMatching(
+            /^\d+ bytes once its aliases are expanded: a document is at most 307200 bytes$/,
+          ),
+        },
+      ],
+    });
+    expect(parseRulesText("types:\n  __proto__: {xp: 1}\n")).toEqual({
+      ok: false,
+      problems: [{ path: "", why: "line 2, column 3: __proto__ is no name a document may use" }],
+    });
+  });
+
   it("a merge key is just a key (the checks then refuse it); at most 300 KB", () => {
     const merged = parseRulesText("base: &b {xp: 1}\nother:\n  <<: *b\n");
     expect(merged).toEqual({ ok: true, value: { base: { xp: 1 }, other: { "<<": { xp: 1 } } } });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BUILTIN_RULES } from "../src/domain/rules/builtinRules";
 import { checkRules } from "../src/domain/rules/checkRules";
 import { checkRulesChange, memoryOf } from "../src/domain/rules/checkRulesChange";
+import { compileRules } from "../src/domain/rules/compileRules";
 import { rollbackRules } from "../src/domain/rules/rollbackRules";
 import { rulesDigest } from "../src/domain/rules/rulesDigest";
 import type { RulesDocument } from "../src/domain/rules/rulesDocument";
@@ -139,5 +140,53 @@ describe("rollbackRules", () => {
     });
     const back = rollbackRules(target, { current, longestMemory: memoryOf(current), now });
     expect(back.types["quiz.passed"]).toEqual(current.types["quiz.passed"]);
+  });
+});
+
+describe("found in review", () => {
+  it("a rollback to a version with two campaigns dropped since keeps the ones in force and drops neither twice", () => {
+    const now = Date.parse("2026-12-10T00:00:00Z");
+    const old = (id: string) => ({
+      id,
+      title: id,
+      types: ["article.completed"],
+      from: "2026-01-01T00:00:00Z",
+      to: "2026-01-08T00:00:00Z",
+      multiplier: 2,
+    });
+    const target = documentOf((d) => {
+      d.campaigns = [old("jan-a"), old("jan-b")];
+    });
+    const current = documentOf((d) => {
+      (d.types["article.completed"] as { xp: number }).xp = 30;
+      d.campaigns = [
+        {
+          id: "dec",
+          title: "Dec",
+          types: ["article.completed"],
+          from: "2026-12-01T00:00:00Z",
+          to: "2026-12-20T00:00:00Z",
+          bonus: 5,
+        },
+      ];
+    });
+    const context = { current, longestMemory: memoryOf(current), now };
+    const back = rollbackRules(target, context);
+    expect(checkRulesChange(back, context).problems).toEqual([]);
+    expect(back.campaigns.map(({ id }) => id)).toEqual(["dec"]);
+  });
+
+  it("a V# item whose longestMemory was edited below its document's memory is refused; a guard never lives less than its version's memory", () => {
+    const document = documentOf();
+    const { pointer, item } = stored(document);
+    expect(
+      verifiedVersion(pointer, { ...item, longestMemory: { ...memoryOf(document), "article.completed": 2 } }),
+    ).toEqual({
+      ok: false,
+      why: "version 3's longestMemory for article.completed (2) is shorter than its memory (90)",
+    });
+    expect(
+      compileRules(document, { "article.completed": 2 }).types.get("article.completed")?.guardTtlSeconds,
+    ).toBe(90 * 86_400);
   });
 });

@@ -10,6 +10,7 @@ import {
   type Refusal,
   readCancellation,
   restamped,
+  stampProblem,
   transactionsOf,
 } from "../domain/award/awardPlan";
 import { againInOrder } from "../domain/award/inOrder";
@@ -236,7 +237,7 @@ async function settleRun(
         if (item.kind === "day")
           context.dayTotals.set(item.day, (context.dayTotals.get(item.day) ?? 0) + item.paid);
       // The profile now holds this instant: the user's next transaction is stamped after it.
-      context.now = restamped(context.now, context.now.getTime(), undefined);
+      context.now = new Date(context.now.getTime() + 1);
       break;
     }
     if (!isItemLevelCancellation(sent.error)) {
@@ -269,9 +270,24 @@ async function settleRun(
       outcomes[index] = { outcome: "held", attempts: attempts[index] as number };
     }
     const again = next.again.map((at) => pending[at] as number);
-    // Stamped at or before the profile's last change: what goes again is stamped after it.
-    if (reading.stampedBefore)
-      context.now = restamped(context.now, deps.clock(), reading.stampedBefore.updatedAt);
+    // Stamped at or before the profile's last change: what goes again is stamped after it —
+    // unless that is further past the clock than a stamp may go (a profile stamped ahead).
+    if (reading.stampedBefore) {
+      const clock = deps.clock();
+      const next = restamped(context.now, clock, reading.stampedBefore.updatedAt);
+      if (next === undefined) {
+        const said = stampProblem(reading.stampedBefore.updatedAt, clock) ?? "its updatedAt is too far ahead";
+        for (const index of again)
+          outcomes[index] = {
+            outcome: "rejected",
+            attempts: attempts[index] as number,
+            refused: [{ item: { kind: "profile" }, said }],
+            cause: sent.error,
+          };
+        break;
+      }
+      context.now = next;
+    }
     if (reading.unreadDays.length > 0 && again.length === pending.length) {
       // The cap's condition failed and the endpoint did not say the day's total: nothing to go on.
       const why = new Error(

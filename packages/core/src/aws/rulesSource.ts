@@ -1,8 +1,11 @@
-import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import {
   builtinVersion,
   type CompiledRules,
   compileRules,
+  longerMemory,
+  RULES_PK,
+  RULES_VERSION_SK_PREFIX,
   type RulesVersion,
   rulesPointerKey,
   rulesVersionKey,
@@ -68,6 +71,8 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
       // Once anything was published, a missing CURRENT is a hand's doing, not version 0.
       if (good !== undefined && good.version.version > 0)
         throw new NoGoodRulesError(`CURRENT is gone; keeping version ${good.version.version}`);
+      if (good === undefined && (await anyPublished()))
+        throw new NoGoodRulesError("CURRENT is gone, and versions were published: never version 0 again");
       return inForce(builtinVersion());
     }
     const cached = byVersion.get(Number(pointer.version));
@@ -77,7 +82,22 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
       Number.isSafeInteger(version) && version > 0 ? await get(rulesVersionKey(version)) : undefined;
     const verified = verifiedVersion(pointer, stored);
     if (!verified.ok) throw new NoGoodRulesError(verified.why);
+    const regressed = good === undefined ? undefined : regression(good.version, verified.version);
+    if (regressed !== undefined) throw new NoGoodRulesError(regressed);
     return inForce(verified.version);
+  }
+
+  /** Whether any version was ever published (one `V#` item). */
+  async function anyPublished(): Promise<boolean> {
+    const page = await deps.dynamo.send(
+      new QueryCommand({
+        TableName: deps.tableName,
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
+        ExpressionAttributeValues: { ":pk": RULES_PK, ":prefix": RULES_VERSION_SK_PREFIX },
+        Limit: 1,
+      }),
+    );
+    return (page.Items ?? []).length > 0;
   }
 
   function inForce(version: RulesVersion): RulesInForce {
@@ -125,4 +145,20 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
     },
     reread: read,
   };
+}
+
+/**
+ * Why `next` may not follow `last` in one function (a hand-edited `CURRENT`): versions only go
+ * up (a rollback publishes a new one), and no type's guard life may shrink below what guards
+ * were already written with. Undefined: it may.
+ */
+function regression(last: RulesVersion, next: RulesVersion): string | undefined {
+  if (next.version < last.version)
+    return `CURRENT names version ${next.version}, older than version ${last.version} already in force: versions only go up`;
+  for (const [type, memory] of Object.entries(last.longestMemory)) {
+    const now = next.longestMemory[type];
+    if (now === undefined || longerMemory(memory, now))
+      return `version ${next.version}'s longestMemory for ${type} (${now ?? "none"}) is shorter than version ${last.version}'s (${memory})`;
+  }
+  return undefined;
 }

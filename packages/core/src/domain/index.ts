@@ -46,7 +46,9 @@ export {
   cappedDay,
   countsByType,
   dayTotalExpiresAt,
+  isStoredInstant,
   keptStamp,
+  MAX_STAMP_AHEAD_MS,
   MAX_TRANSACTION_ITEMS,
   PROFILE_STAMP_CONDITION,
   type ProfileUpdate,
@@ -56,6 +58,7 @@ export {
   type Refusal,
   type RefusedItem,
   restamped,
+  stampProblem,
 } from "./award/awardPlan";
 export { capRoom, countsTowardCap, paidUnderCap } from "./award/dailyCap";
 export { againInOrder } from "./award/inOrder";

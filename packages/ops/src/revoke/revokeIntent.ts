@@ -8,6 +8,7 @@ import {
   type RevokeResult,
   restamped,
   resultOf,
+  stampProblem,
 } from "@rewards/core";
 import {
   classifyError,
@@ -18,6 +19,7 @@ import {
   refusedStamp,
   retry,
 } from "@rewards/core/aws";
+import { awsClock } from "../awsClock";
 
 export interface RevokeDeps {
   dynamo: DynamoDBDocumentClient;
@@ -28,22 +30,6 @@ export interface RevokeDeps {
   /** Epoch ms. By default the machine's clock corrected by the SDK's offset to AWS's (`systemClockOffset`). */
   clock?: () => number;
   policy?: RetryPolicy;
-}
-
-/**
- * The machine's clock as AWS's answers correct it, so a revocation's `revokedAt` sits on the
- * readers' timeline where the awards' (Lambda's clock) put it (docs/reading.md#when-exactly).
- * The SDK keeps the offset it last read off an answer's `Date` header (`systemClockOffset`),
- * which has whole seconds: within `CLOCK_OFFSET_RESOLUTION_MS` of 0 it is the header's
- * rounding, not skew, and the machine's clock (in step, to the millisecond) is kept.
- */
-export const CLOCK_OFFSET_RESOLUTION_MS = 2_000;
-
-export function awsClock(dynamo: { config?: { systemClockOffset?: number } }): () => number {
-  return () => {
-    const offset = dynamo.config?.systemClockOffset ?? 0;
-    return Date.now() + (Math.abs(offset) > CLOCK_OFFSET_RESOLUTION_MS ? offset : 0);
-  };
 }
 
 /** A guard that changes under us every time is someone else's fight: give up after this many reads. */
@@ -117,7 +103,19 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
         // (The profile is item 1: planRevocation.)
         const refused = refusedStamp(error, 1);
         if (refused) {
-          stampFloor = restamped(now, clock(), refused.updatedAt);
+          const problem = stampProblem(refused.updatedAt, clock());
+          const next =
+            problem === undefined
+              ? restamped(now, clock(), refused.updatedAt as string | undefined)
+              : undefined;
+          if (next === undefined)
+            return {
+              line,
+              verdict: "failed",
+              intentKey,
+              reason: `the profile of user ${JSON.stringify(judged.guard.userId)} was refused: ${problem ?? "its updatedAt is too far ahead"}; repair it with \`rewards user ${judged.guard.userId} --set-xp <n> --yes\`, then run again`,
+            };
+          stampFloor = next;
           continue;
         }
         throw error;
@@ -136,3 +134,5 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
     return { line, verdict: "failed", intentKey, reason: `${describeError(cause)}${tries}` };
   }
 }
+
+export { awsClock, CLOCK_OFFSET_RESOLUTION_MS } from "../awsClock";

@@ -10,6 +10,7 @@ import {
   rulesVersionKey,
 } from "@rewards/core";
 import { cancellationReasons } from "@rewards/core/aws";
+import { awsClock } from "../awsClock";
 import { currentRulesOrFail, readCurrentRules } from "./rulesVersions";
 
 export interface PublishOptions {
@@ -17,8 +18,11 @@ export interface PublishOptions {
   /** Refuse unless `CURRENT` names this version (the publisher's explicit read). */
   expectVersion?: number | undefined;
   dryRun?: boolean | undefined;
-  /** Epoch ms: the publish (`publishedAt`, and the instant campaigns are judged at). */
-  now: number;
+  /**
+   * Epoch ms: the publish (`publishedAt`, and the instant campaigns are judged at). By default
+   * AWS's clock (`awsClock`), read after `CURRENT`: a skewed machine never lets a campaign reach back.
+   */
+  now?: number | undefined;
 }
 
 /** What publishing did, or would have done. */
@@ -46,12 +50,13 @@ export async function publishRules(
   options: PublishOptions,
 ): Promise<PublishResult> {
   const current = await currentRulesOrFail(dynamo, tableName);
+  const now = options.now ?? awsClock(dynamo)();
   if (options.expectVersion !== undefined && options.expectVersion !== current.version)
     return { kind: "race_lost", expected: options.expectVersion, current: current.version };
   const change = checkRulesChange(document, {
     current: current.document,
     longestMemory: current.longestMemory,
-    now: options.now,
+    now,
   });
   if (change.problems.length > 0)
     return {
@@ -66,6 +71,7 @@ export async function publishRules(
   if (options.dryRun) return { kind: "would_publish", version, digest, warnings: change.warnings };
   return commit(dynamo, tableName, current, document, {
     ...options,
+    now,
     version,
     digest,
     warnings: change.warnings,
@@ -77,7 +83,7 @@ async function commit(
   tableName: string,
   current: RulesVersion,
   document: RulesDocument,
-  options: PublishOptions & { version: number; digest: string; warnings: RulesProblem[] },
+  options: PublishOptions & { now: number; version: number; digest: string; warnings: RulesProblem[] },
 ): Promise<PublishResult> {
   const publishedAt = new Date(options.now).toISOString();
   const { version, digest } = options;

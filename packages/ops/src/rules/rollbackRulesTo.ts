@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { type RulesDocument, rollbackRules } from "@rewards/core";
+import { awsClock } from "../awsClock";
 import { type PublishResult, publishRules } from "./publishRules";
 import { type RulesDifference, rulesDiff } from "./rulesDiff";
 import { currentRulesOrFail, readRulesVersion } from "./rulesVersions";
@@ -13,22 +14,24 @@ export async function rollbackRulesTo(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   to: number,
-  options: { dryRun?: boolean | undefined; now: number },
+  /** `now`: epoch ms; by default AWS's clock (`awsClock`), read after `CURRENT`. */
+  options: { dryRun?: boolean | undefined; now?: number | undefined },
 ): Promise<{ from: number; document: RulesDocument; changes: RulesDifference[]; result: PublishResult }> {
   const [target, current] = await Promise.all([
     readRulesVersion(dynamo, tableName, to),
     currentRulesOrFail(dynamo, tableName),
   ]);
+  const now = options.now ?? awsClock(dynamo)();
   const document = rollbackRules(target.document, {
     current: current.document,
     longestMemory: current.longestMemory,
-    now: options.now,
+    now,
   });
   const result = await publishRules(dynamo, tableName, document, {
     note: `rollback to version ${to}`,
     expectVersion: current.version,
     dryRun: options.dryRun,
-    now: options.now,
+    now,
   });
   return { from: current.version, document, changes: rulesDiff(current.document, document), result };
 }

@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { checkRulesChange, type RulesChange, type RulesDocument, type RulesVersion } from "@rewards/core";
+import { awsClock } from "../awsClock";
 import { currentRulesOrFail } from "./rulesVersions";
 
 /** A document judged against the version in force (`rules check`, `rules diff`): nothing written. */
@@ -7,13 +8,14 @@ export async function rulesAgainstCurrent(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
   document: RulesDocument,
-  now: number,
+  /** Epoch ms; by default AWS's clock (`awsClock`), read after `CURRENT`. */
+  now?: number,
 ): Promise<RulesChange & { current: RulesVersion }> {
   const current = await currentRulesOrFail(dynamo, tableName);
   const change = checkRulesChange(document, {
     current: current.document,
     longestMemory: current.longestMemory,
-    now,
+    now: now ?? awsClock(dynamo)(),
   });
   return { ...change, current };
 }

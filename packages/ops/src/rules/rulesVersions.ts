@@ -28,7 +28,18 @@ export async function readCurrentRules(
   tableName: string,
 ): Promise<CurrentRules> {
   const pointer = await item(dynamo, tableName, rulesPointerKey());
-  if (pointer === undefined) return { kind: "builtin", version: builtinVersion() };
+  if (pointer === undefined) {
+    // Versions published and CURRENT gone: a hand's doing, never version 0 again.
+    const published = await listRulesVersions(dynamo, tableName);
+    const last = published.at(-1)?.version;
+    return last === undefined
+      ? { kind: "builtin", version: builtinVersion() }
+      : {
+          kind: "invalid",
+          pointedVersion: undefined,
+          why: `CURRENT is gone, and versions up to ${last} were published`,
+        };
+  }
   const pointed =
     typeof pointer.version === "number" && Number.isSafeInteger(pointer.version) && pointer.version > 0
       ? pointer.version

@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { keptStamp, profileKey } from "@rewards/core";
+import { awsClock } from "../awsClock";
 import { OperationError } from "../operationError";
 import { awardsProblem, type StoredProfile, wrongAwardsCount } from "./profileRepairAdvice";
 
@@ -37,9 +38,11 @@ export async function repairProfileXp(
   tableName: string,
   userId: string,
   to: number,
-  now: Date = new Date(),
+  /** Epoch ms, read after the profile: by default the machine's corrected to AWS's (`awsClock`). */
+  clock: () => number = awsClock(dynamo),
 ): Promise<XpRepair> {
   const profile = await storedProfile(dynamo, tableName, userId);
+  const now = new Date(clock());
   if (profile === undefined)
     throw new OperationError(
       `user ${JSON.stringify(userId)} has no profile, so there is no XP to repair: nothing written (a user without one reads as 0 XP; the first award writes it)`,
@@ -53,6 +56,7 @@ export async function repairProfileXp(
   await conditionalXpWrite(dynamo, tableName, userId, profile.xp, to, keptStamp(profile.updatedAt, now), {
     repair: true,
     mendAwards,
+    readStamp: profile.updatedAt,
   });
   return { userId, from: profile.xp ?? null, to, ...(mendAwards ? { awards: { from: null, to: 0 } } : {}) };
 }
@@ -66,13 +70,16 @@ export async function corruptProfileXp(
   tableName: string,
   userId: string,
   to: string,
-  now: Date = new Date(),
+  /** Epoch ms, read after the profile: by default the machine's corrected to AWS's (`awsClock`). */
+  clock: () => number = awsClock(dynamo),
 ): Promise<XpRepair> {
   const profile = await storedProfile(dynamo, tableName, userId);
+  const now = new Date(clock());
   const before = profile?.xp;
   await conditionalXpWrite(dynamo, tableName, userId, before, to, keptStamp(profile?.updatedAt, now), {
     repair: false,
     mendAwards: false,
+    readStamp: profile?.updatedAt,
   });
   return { userId, from: before ?? null, to };
 }
@@ -84,13 +91,15 @@ async function conditionalXpWrite(
   before: unknown,
   to: number | string,
   stamp: string,
-  { repair, mendAwards }: { repair: boolean; mendAwards: boolean },
+  { repair, mendAwards, readStamp }: { repair: boolean; mendAwards: boolean; readStamp: unknown },
 ): Promise<void> {
   const held = [
     // A repair never creates a profile, even one deleted since it was read.
     ...(repair ? ["attribute_exists(pk)"] : []),
     before === undefined ? "attribute_not_exists(xp)" : "xp = :before",
     ...(mendAwards ? ["attribute_not_exists(awards)"] : []),
+    // An award that paid 0 (capped) changes the stamp, not xp: the repair must not move it back.
+    readStamp === undefined ? "attribute_not_exists(updatedAt)" : "updatedAt = :readStamp",
   ];
   try {
     await dynamo.send(
@@ -103,6 +112,7 @@ async function conditionalXpWrite(
           ":xp": to,
           ":now": stamp,
           ...(before === undefined ? {} : { ":before": before }),
+          ...(readStamp === undefined ? {} : { ":readStamp": readStamp }),
           ...(mendAwards ? { ":zero": 0 } : {}),
         },
       }),

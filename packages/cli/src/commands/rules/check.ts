@@ -22,12 +22,7 @@ export default defineCommand<{ json?: boolean }>()({
           ? jsonText({ file, ok: true, against: null, warnings: [] })
           : `ok: ${rulesSummary(read.document)}\n`,
       };
-    const judged = await rulesAgainstCurrent(
-      clientsFor(config).dynamo,
-      config.TABLE_NAME,
-      read.document,
-      Date.now(),
-    );
+    const judged = await rulesAgainstCurrent(clientsFor(config).dynamo, config.TABLE_NAME, read.document);
     const against = judged.current.version;
     if (judged.problems.length > 0)
       throw rulesProblemsError(`${file} against version ${against}`, judged.problems);

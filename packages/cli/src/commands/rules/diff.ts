@@ -22,7 +22,6 @@ export default defineCommand<{ json?: boolean }>()({
       clientsFor(config).dynamo,
       config.TABLE_NAME,
       read.document,
-      Date.now(),
     );
     const differences = rulesDiff(current.document, read.document);
     const refused = problems.length > 0 ? { exitCode: 1 as const } : {};

@@ -29,7 +29,6 @@ export default defineCommand<{ note?: string; dryRun?: boolean; expectVersion?: 
       note: options.note,
       expectVersion: options.expectVersion,
       dryRun: options.dryRun,
-      now: Date.now(),
     });
     if (result.kind === "refused")
       throw rulesProblemsError(`${file} against version ${result.against}`, result.problems);

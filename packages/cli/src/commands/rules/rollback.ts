@@ -23,7 +23,6 @@ export default defineCommand<{ to: number; dryRun?: boolean; json?: boolean }>()
       options.to,
       {
         dryRun: options.dryRun,
-        now: Date.now(),
       },
     );
     if (result.kind === "race_lost")

@@ -315,6 +315,31 @@ export interface CancellationReading {
 /** An instant as the table stores it (`toISOString`): what a stamp condition can compare. */
 const STORED_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** Whether `value` is an instant as the table stores it, and a real one (2026-12-99 is not). */
+export function isStoredInstant(value: unknown): value is string {
+  return typeof value === "string" && STORED_INSTANT.test(value) && Number.isFinite(Date.parse(value));
+}
+
+/**
+ * How far past the clock a stamp may go to follow the profile's last change: the 5 minutes an
+ * event's time may be ahead (docs/events.md#event-time). A profile stamped further ahead (a
+ * repair from a machine whose clock ran ahead) would carry every later award, and the guards'
+ * expiry judged at their stamp, into the future: its awards are refused instead, naming it.
+ */
+export const MAX_STAMP_AHEAD_MS = 5 * 60_000;
+
+/**
+ * Why a profile's `updatedAt` can never be stamped after (`undefined`: it can): not an instant,
+ * or more than MAX_STAMP_AHEAD_MS past `clock`. Pure.
+ */
+export function stampProblem(updatedAt: unknown, clock: number): string | undefined {
+  if (updatedAt === undefined) return undefined;
+  if (!isStoredInstant(updatedAt)) return `its updatedAt is not an instant (${JSON.stringify(updatedAt)})`;
+  if (Date.parse(updatedAt) > clock + MAX_STAMP_AHEAD_MS)
+    return `its updatedAt ${updatedAt} is more than 5 minutes after the clock (${new Date(clock).toISOString()})`;
+  return undefined;
+}
+
 const FAILED_CONDITION = "ConditionalCheckFailed";
 const REFUSED = new Set(["ValidationError", "ItemCollectionSizeLimitExceeded"]);
 
@@ -364,15 +389,11 @@ export function readCancellation(
       if (REFUSED.has(code)) for (const award of awards.keys()) refuse(award, { kind: "profile" }, said);
       else if (code === FAILED_CONDITION) {
         const updatedAt = reason?.Item ? unmarshall(reason.Item).updatedAt : undefined;
-        // Not an instant the condition can ever pass (a number, another format): refused for good.
-        if (updatedAt !== undefined && (typeof updatedAt !== "string" || !STORED_INSTANT.test(updatedAt)))
-          for (const award of awards.keys())
-            refuse(
-              award,
-              { kind: "profile" },
-              `its updatedAt is not an instant (${JSON.stringify(updatedAt)})`,
-            );
-        else stampedBefore = { updatedAt };
+        const problem = stampProblem(updatedAt, context.now.getTime());
+        // Not an instant the condition can pass, or one no stamp may follow: refused for good.
+        if (problem !== undefined)
+          for (const award of awards.keys()) refuse(award, { kind: "profile" }, problem);
+        else stampedBefore = { updatedAt: updatedAt as string | undefined };
       }
     } else if (code === FAILED_CONDITION && !reason?.Item) {
       unreadDays.push(planned.day);
@@ -391,23 +412,32 @@ export function readCancellation(
 /**
  * The `updatedAt` a write off the reader's timeline (an operator's repair) leaves: the profile's
  * own when it is an instant after `now` (a reader's stamp never moves back: PROFILE_STAMP_CONDITION
- * orders their commits by it), else `now` — which also mends one that is no instant. Pure.
+ * orders their commits by it), else `now` — which also mends one that is no instant, or one more
+ * than MAX_STAMP_AHEAD_MS ahead. Pure.
  */
 export function keptStamp(updatedAt: unknown, now: Date): string {
   const nowIso = now.toISOString();
-  return typeof updatedAt === "string" && STORED_INSTANT.test(updatedAt) && updatedAt > nowIso
+  return isStoredInstant(updatedAt) &&
+    updatedAt > nowIso &&
+    stampProblem(updatedAt, now.getTime()) === undefined
     ? updatedAt
     : nowIso;
 }
 
 /**
  * The instant to stamp a transaction with after `previous` was refused as stamped before the
- * profile's last change: the clock, but after both. Pure.
+ * profile's last change: the clock, but after both — or undefined when that is more than
+ * MAX_STAMP_AHEAD_MS past the clock. Pure.
  */
-export function restamped(previous: Date, clock: number, profileUpdatedAt: string | undefined): Date {
+export function restamped(
+  previous: Date,
+  clock: number,
+  profileUpdatedAt: string | undefined,
+): Date | undefined {
   const floor = Math.max(
     previous.getTime(),
     profileUpdatedAt === undefined ? 0 : Date.parse(profileUpdatedAt),
   );
-  return new Date(Math.max(clock, floor + 1));
+  const next = Math.max(clock, floor + 1);
+  return Number.isFinite(next) && next - clock <= MAX_STAMP_AHEAD_MS ? new Date(next) : undefined;
 }

@@ -3,7 +3,7 @@ import { userIdSchema } from "../events/envelope";
 import { text } from "../events/text";
 import { BUILTIN_RULES } from "./builtinRules";
 import { checkRules } from "./checkRules";
-import { type LongestMemory, type Memory, memoryOf } from "./checkRulesChange";
+import { type LongestMemory, longerMemory, type Memory, memoryOf } from "./checkRulesChange";
 import {
   type Campaign,
   MAX_FIELD_LENGTH,
@@ -83,7 +83,10 @@ function compileType(type: string, rule: TypeRule, longest: Memory | undefined):
             const units = Number(data[xp.per]);
             return { xp: Math.min(xp.max, xp.each * units), units };
           },
-    guardTtlSeconds: secondsOf(longest ?? rule.memory),
+    // The longest ever, and never shorter than this version's own memory.
+    guardTtlSeconds: secondsOf(
+      longest === undefined || longerMemory(rule.memory, longest) ? rule.memory : longest,
+    ),
     memorySeconds: secondsOf(rule.memory),
     capped: rule.capped,
     day: (data) => (dayField === undefined ? undefined : String(data[dayField])),

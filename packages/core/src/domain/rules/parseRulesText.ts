@@ -1,4 +1,4 @@
-import { isAlias, isNode, LineCounter, parseDocument, visit } from "yaml";
+import { isAlias, isNode, isPair, isScalar, LineCounter, parseDocument, visit } from "yaml";
 import { MAX_RULES_BYTES } from "./rulesDocument";
 import type { RulesProblem } from "./rulesProblem";
 
@@ -35,6 +35,8 @@ export function parseRulesText(text: string): RulesText {
     why: `${at(error.pos[0])}: ${error.message.split("\n")[0]}`,
   }));
   visit(document, (_key, node) => {
+    if (isPair(node) && isScalar(node.key) && node.key.value === "__proto__" && node.key.range)
+      problems.push({ path: "", why: `${at(node.key.range[0])}: __proto__ is no name a document may use` });
     if (isAlias(node) || !isNode(node)) return;
     if (node.tag !== undefined && node.range)
       problems.push({
@@ -43,5 +45,24 @@ export function parseRulesText(text: string): RulesText {
       });
   });
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: document.toJS({ maxAliasCount: 100 }) };
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // Aliases past the limit (a document that would expand without bound).
+    return { ok: false, problems: [{ path: "", why: (error as Error).message }] };
+  }
+  // Aliases expand: the document itself, as stored, is held to the limit too.
+  const expanded = new TextEncoder().encode(JSON.stringify(value)).length;
+  if (expanded > MAX_RULES_BYTES)
+    return {
+      ok: false,
+      problems: [
+        {
+          path: "",
+          why: `${expanded} bytes once its aliases are expanded: a document is at most ${MAX_RULES_BYTES} bytes`,
+        },
+      ],
+    };
+  return { ok: true, value };
 }

@@ -29,6 +29,8 @@ export function rollbackRules(target: RulesDocument, context: RulesChangeContext
   for (const campaign of current.campaigns)
     if (!campaignIds.has(campaign.id) && Date.parse(campaign.from) <= context.now)
       next.campaigns.push(structuredClone(campaign));
+  // Campaigns by id (an index moves once one is dropped), after the types and achievements.
+  const campaignsRefused = new Set<string>();
   for (const { path } of checkRulesChange(next, context).problems) {
     const type = TYPE_PATH.exec(path);
     const name = type?.[1] ?? type?.[2];
@@ -38,11 +40,9 @@ export function rollbackRules(target: RulesDocument, context: RulesChangeContext
       continue;
     }
     const campaign = CAMPAIGN_PATH.exec(path);
-    if (campaign) {
-      const at = Number(campaign[1]);
-      const now = current.campaigns.find(({ id }) => id === next.campaigns[at]?.id);
-      if (now) next.campaigns[at] = structuredClone(now);
-      else next.campaigns.splice(at, 1, ...[]);
+    const id = campaign ? next.campaigns[Number(campaign[1])]?.id : undefined;
+    if (id !== undefined) {
+      campaignsRefused.add(id);
       continue;
     }
     const achievement = ACHIEVEMENT_PATH.exec(path);
@@ -53,6 +53,12 @@ export function rollbackRules(target: RulesDocument, context: RulesChangeContext
         next.achievements[at] = { ...structuredClone(now), retired: next.achievements[at]?.retired ?? false };
     }
   }
+  // A refused campaign is kept as it is now, or dropped when it is new since.
+  next.campaigns = next.campaigns.flatMap((campaign) => {
+    if (!campaignsRefused.has(campaign.id)) return [campaign];
+    const now = current.campaigns.find(({ id }) => id === campaign.id);
+    return now ? [structuredClone(now)] : [];
+  });
   const checked = checkRules(next);
   const left = checked.ok ? checkRulesChange(checked.document, context).problems : checked.problems;
   if (!checked.ok || left.length > 0)

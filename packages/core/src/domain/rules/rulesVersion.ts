@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./builtinRules";
 import { checkRules } from "./checkRules";
-import { type Memory, memoryOf } from "./checkRulesChange";
+import { longerMemory, type Memory, memoryOf } from "./checkRulesChange";
 import { rulesDigest } from "./rulesDigest";
 import type { RulesDocument } from "./rulesDocument";
 import { describeRulesProblems } from "./rulesProblem";
@@ -80,6 +80,15 @@ export function verifiedVersion(pointerItem: unknown, versionItem: unknown): Ver
       ok: false,
       why: `version ${version} fails its checks: ${describeRulesProblems(checked.problems).replaceAll("\n", "; ")}`,
     };
+  // Not covered by the digest: every type's guard life must be at least its memory here.
+  for (const [type, rule] of Object.entries(checked.document.types)) {
+    const longest = item.data.longestMemory[type];
+    if (longest === undefined || longerMemory(rule.memory, longest))
+      return {
+        ok: false,
+        why: `version ${version}'s longestMemory for ${type} (${longest ?? "none"}) is shorter than its memory (${rule.memory})`,
+      };
+  }
   const actual = rulesDigest(checked.document);
   if (actual !== item.data.digest || actual !== pointer.data.digest)
     return {
