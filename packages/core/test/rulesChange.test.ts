@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { BUILTIN_RULES } from "../src/domain/rules/builtinRules";
-import { checkRules } from "../src/domain/rules/checkRules";
 import {
   checkRulesChange,
   longerMemory,
@@ -8,23 +6,9 @@ import {
   memoryOf,
 } from "../src/domain/rules/checkRulesChange";
 import type { RulesDocument } from "../src/domain/rules/rulesDocument";
-import { describeRulesProblems } from "../src/domain/rules/rulesProblem";
+import { builtinWith } from "./rulesFixtures";
 
-type Editable = {
-  format: number;
-  types: Record<string, Record<string, unknown>>;
-  campaigns: Array<Record<string, unknown>>;
-  achievements: Array<Record<string, unknown>>;
-};
-/** The built-in document with `change` applied to a deep copy, checked alone. */
-function documentOf(change: (document: Editable) => void = () => {}): RulesDocument {
-  const copy = structuredClone(BUILTIN_RULES) as unknown as Editable;
-  copy.campaigns = [];
-  change(copy);
-  const checked = checkRules(copy);
-  if (!checked.ok) throw new Error(describeRulesProblems(checked.problems));
-  return checked.document;
-}
+const documentOf = builtinWith;
 const NOW = Date.parse("2026-12-05T12:00:00Z");
 const builtin = documentOf();
 const against = (current: RulesDocument, next: RulesDocument, longest = memoryOf(current)) =>

@@ -1,27 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { BUILTIN_RULES } from "../src/domain/rules/builtinRules";
-import { checkRules } from "../src/domain/rules/checkRules";
 import { checkRulesChange, memoryOf } from "../src/domain/rules/checkRulesChange";
 import { compileRules } from "../src/domain/rules/compileRules";
 import { rollbackRules } from "../src/domain/rules/rollbackRules";
 import { rulesDigest } from "../src/domain/rules/rulesDigest";
 import type { RulesDocument } from "../src/domain/rules/rulesDocument";
-import { describeRulesProblems } from "../src/domain/rules/rulesProblem";
 import { builtinVersion, verifiedVersion } from "../src/domain/rules/rulesVersion";
+import { builtinWith } from "./rulesFixtures";
 
-type Editable = {
-  format: number;
-  types: Record<string, Record<string, unknown>>;
-  campaigns: Array<Record<string, unknown>>;
-  achievements: Array<Record<string, unknown>>;
-};
-function documentOf(change: (document: Editable) => void = () => {}): RulesDocument {
-  const copy = structuredClone(BUILTIN_RULES) as unknown as Editable;
-  change(copy);
-  const checked = checkRules(copy);
-  if (!checked.ok) throw new Error(describeRulesProblems(checked.problems));
-  return checked.document;
-}
+const documentOf = builtinWith;
 const publishedAt = "2026-12-05T12:00:00.000Z";
 const stored = (document: RulesDocument, version = 3) => ({
   pointer: { pk: "RULES", sk: "CURRENT", version, digest: rulesDigest(document), publishedAt },

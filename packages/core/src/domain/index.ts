@@ -178,7 +178,7 @@ export {
 } from "./revoke/revokeVerdict";
 export { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./rules/builtinRules";
 export { type CampaignPay, campaignPay } from "./rules/campaignPay";
-export { BUILTIN_ACHIEVEMENT_IDS, type CheckedRules, checkRules } from "./rules/checkRules";
+export { type CheckedRules, checkRules } from "./rules/checkRules";
 export {
   checkRulesChange,
   type LongestMemory,

@@ -1,3 +1,4 @@
+import { BUILTIN_RULES } from "../rules/builtinRules";
 import type { EventType } from "../rules/rules";
 import { levelOf } from "./levels";
 
@@ -25,15 +26,11 @@ interface FixedAchievement {
   when: AchievementCondition;
 }
 
-/** The fixed achievements, in the order they are listed; `level-<n>` follow them. */
-export const FIXED_ACHIEVEMENTS: readonly FixedAchievement[] = [
-  { id: "first-article", title: "First article", when: { count: "article.completed", reaches: 1 } },
-  { id: "articles-10", title: "Ten articles", when: { count: "article.completed", reaches: 10 } },
-  { id: "articles-100", title: "A hundred articles", when: { count: "article.completed", reaches: 100 } },
-  { id: "first-share", title: "First share", when: { count: "article.shared", reaches: 1 } },
-  { id: "streak-7", title: "A week in a row", when: { streak: 7 } },
-  { id: "streak-30", title: "A month in a row", when: { streak: 30 } },
-];
+/**
+ * The fixed achievements, in the order they are listed; `level-<n>` follow them: the built-in
+ * rules' (version 0, rules/builtinRules.ts), the one list of them.
+ */
+export const FIXED_ACHIEVEMENTS: readonly FixedAchievement[] = BUILTIN_RULES.achievements;
 
 const LEVEL_ID = /^level-([1-9][0-9]*)$/;
 

@@ -9,15 +9,6 @@ import {
 } from "./rulesDocument";
 import { pathOf, type RulesProblem } from "./rulesProblem";
 
-/** The achievement ids the built-in rules own, with the conditions they keep under them. */
-export const BUILTIN_ACHIEVEMENT_IDS = [
-  "first-article",
-  "articles-10",
-  "articles-100",
-  "first-share",
-  "streak-7",
-  "streak-30",
-] as const;
 const LEVEL_FAMILY = /^level-/;
 
 /** A document read and checked alone: the document, or every problem found. */
