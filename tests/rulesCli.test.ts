@@ -7,7 +7,7 @@ import { BUILTIN_RULES, rulesPointerKey } from "@rewards/core";
 import { createDynamoBaseClient, createDynamoClient } from "@rewards/core/aws";
 import { createTable } from "@rewards/local";
 import { RULES_NOT_YET_APPLIED } from "@rewards/ops";
-import { runCli, stackTest } from "@rewards/testing";
+import { exportedEnv, HANG_GUARD_MS, runCli, stackTest, startCli, waitFor } from "@rewards/testing";
 import { describe, expect } from "vitest";
 import { stringify } from "yaml";
 
@@ -246,5 +246,32 @@ describe("rewards rules", () => {
       version: 2,
       note: "rollback to version 0",
     });
+  });
+
+  it("rewards dev --rules FILE publishes it as version 1 once the table exists; a document the checks refuse stops it first, exit 1", async () => {
+    const refusedDocument = podcasts();
+    delete refusedDocument.types["article.shared"];
+    const refused = await runCli(["dev", "--rules", await yamlFile(refusedDocument), "--pollers", "0"], {});
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^rewards: .*rules\.yaml against version 0: 1 problem:\n {2}types\["article\.shared"\]: a type is never removed: set retired: true\n$/,
+    );
+    const path = await yamlFile(podcasts());
+    const dev = startCli(
+      ["dev", "--rules", path, "--pollers", "0", "--no-announcer", "--no-history", "--no-read-api"],
+      { LOG_LEVEL: "warn" },
+    );
+    expect(
+      await waitFor(() => dev.output().stdout.includes("Ctrl-C to stop"), { timeoutMs: HANG_GUARD_MS }),
+    ).toBe(true);
+    expect(dev.output().stderr).toContain(RULES_NOT_YET_APPLIED);
+    const env = exportedEnv(dev.output().stdout);
+    expect(JSON.parse((await runCli(["rules", "show", "--json"], env)).stdout)).toMatchObject({
+      version: 1,
+      note: `rewards dev --rules ${path}`,
+      document: { types: { "podcast.listened": { xp: { per: "minutes" } } } },
+    });
+    dev.child.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import {
   pollerSettings,
 } from "../options/pollerOptions";
 import { defineCommand } from "../runtime/defineCommand";
+import { rulesProblemsError } from "./rules/rulesProblems";
 
 interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
@@ -17,6 +18,7 @@ interface DevOptions extends PollerCliOptions {
   site: boolean;
   json?: boolean;
   dailyCap?: number;
+  rules?: string;
 }
 
 export default defineCommand<DevOptions>()({
@@ -37,6 +39,10 @@ export default defineCommand<DevOptions>()({
       .option("--no-history", "do not run the history's writer (the reader's history stays empty)")
       .option("--no-read-api", "do not serve the HTTP read API (no READER_URL, no SITE_URL)")
       .option("--no-site", "do not serve the example reader's page (no SITE_URL)")
+      .option(
+        "--rules <file>",
+        "publish this rules document (docs/rules.md) as version 1 once the table exists; a document the checks refuse stops it, exit 1",
+      )
       .option("--json", "print the environment as one JSON object (on one line), for scripts"),
   async run({ options, config: shell, io }) {
     // The worker's cap (--daily-cap, else the shell's), printed with the env for the other shell's commands.
@@ -58,6 +64,11 @@ export default defineCommand<DevOptions>()({
     // reads what the functions write (`rewards board` as many shards as the writer fills).
     const settingsEnv = localFunctionSettings(shell);
     const logger = io.logger("rewards-dev", shell.LOG_LEVEL ?? "info");
+    // Read and checked before anything starts: a document the checks refuse stops here.
+    const ops = options.rules === undefined ? undefined : await import("@rewards/ops");
+    const rules =
+      options.rules === undefined || ops === undefined ? undefined : await ops.readRulesFile(options.rules);
+    if (rules !== undefined && !rules.ok) throw rulesProblemsError(String(options.rules), rules.problems);
     // The stream functions' places, in files `rewards status` reads (printed with the env).
     const checkpoints = await streamCheckpointFiles();
     const stack = await startLocalStack(
@@ -73,6 +84,20 @@ export default defineCommand<DevOptions>()({
         "TABLE_NAME",
         "BUS_NAME",
       );
+      if (rules?.ok && ops !== undefined) {
+        const published = await ops.publishRules(
+          ops.clientsFor(config).dynamo,
+          config.TABLE_NAME,
+          rules.document,
+          {
+            note: `rewards dev --rules ${options.rules}`,
+          },
+        );
+        if (published.kind === "refused")
+          throw rulesProblemsError(`${options.rules} against version 0`, published.problems);
+        logger.info({ rules: options.rules }, ops.describePublish(published));
+        logger.warn(ops.RULES_NOT_YET_APPLIED);
+      }
       // stdout is for the env block; the functions' logs go to stderr, their metrics at debug.
       const onOutput = (line: string) => {
         if (line.startsWith('{"_aws"')) logger.debug({ emf: line }, "metrics");
