@@ -250,11 +250,11 @@ describe("rewards rules", () => {
 
   it("rewards dev --rules FILE publishes it as version 1 once the table exists; a document the checks refuse stops it first, exit 1", async () => {
     const refusedDocument = podcasts();
-    delete refusedDocument.types["article.shared"];
+    (refusedDocument.types["article.completed"] as { key: string[] }).key = [];
     const refused = await runCli(["dev", "--rules", await yamlFile(refusedDocument), "--pollers", "0"], {});
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(
-      /^rewards: .*rules\.yaml against version 0: 1 problem:\n {2}types\["article\.shared"\]: a type is never removed: set retired: true\n$/,
+      /^rewards: .*rules\.yaml against version 0: 1 problem:\n {2}types\["article\.completed"\]\.key: the key is fixed forever \(was \[articleSlug\]\): a changed key pays each reading again\n$/,
     );
     const path = await yamlFile(podcasts());
     const dev = startCli(

@@ -135,10 +135,13 @@ describe("the rules a function reads", () => {
   }) => {
     const { dynamo, tableName, source, publish, advance, rejected } = await setUp(env);
     await publish(25);
+    // Version 1 read (and cached) by this function, then version 2.
+    expect(await xpOf(source)).toBe(25);
     const v1 = await dynamo.send(
       new GetCommand({ TableName: tableName, Key: rulesPointerKey(), ConsistentRead: true }),
     );
     await publish(30);
+    advance(61);
     expect(await xpOf(source)).toBe(30);
     await dynamo.send(new PutCommand({ TableName: tableName, Item: v1.Item }));
     advance(61);

@@ -76,14 +76,23 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
       return inForce(builtinVersion());
     }
     const cached = byVersion.get(Number(pointer.version));
-    if (cached !== undefined && cached.version.digest === pointer.digest) return cached;
+    const candidate =
+      cached !== undefined && cached.version.digest === pointer.digest
+        ? cached
+        : await verifiedInForce(pointer);
+    // Even a version read before (cached) may not follow the one in force (a CURRENT set back by hand).
+    const regressed = good === undefined ? undefined : regression(good.version, candidate.version);
+    if (regressed !== undefined) throw new NoGoodRulesError(regressed);
+    return candidate;
+  }
+
+  /** The version `pointer` names, read and verified; a version that fails verification throws. */
+  async function verifiedInForce(pointer: Record<string, unknown>): Promise<RulesInForce> {
     const version = typeof pointer.version === "number" ? pointer.version : Number.NaN;
     const stored =
       Number.isSafeInteger(version) && version > 0 ? await get(rulesVersionKey(version)) : undefined;
     const verified = verifiedVersion(pointer, stored);
     if (!verified.ok) throw new NoGoodRulesError(verified.why);
-    const regressed = good === undefined ? undefined : regression(good.version, verified.version);
-    if (regressed !== undefined) throw new NoGoodRulesError(regressed);
     return inForce(verified.version);
   }
 
