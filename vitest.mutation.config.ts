@@ -27,7 +27,10 @@ export default defineConfig({
       },
       { find: /^@rewards\/core$/, replacement: `${packages}core/src/domain/index.ts` },
       { find: /^@rewards\/core\/(aws|deploy)$/, replacement: `${packages}core/src/$1/index.ts` },
-      { find: /^@rewards\/core\/rules-text$/, replacement: `${packages}core/src/domain/rules/parseRulesText.ts` },
+      {
+        find: /^@rewards\/core\/rules-text$/,
+        replacement: `${packages}core/src/domain/rules/parseRulesText.ts`,
+      },
       {
         find: /^@rewards\/(worker|announcer|history|reader|ops|producer|local|testing)$/,
         replacement: `${packages}$1/src/index.ts`,
