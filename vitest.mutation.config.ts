@@ -56,6 +56,8 @@ export default defineConfig({
       "tests/publisher.test.ts",
       "tests/poller.test.ts",
       "tests/eventTime.test.ts",
+      "tests/commitOrder.test.ts",
+      "tests/rulesSource.test.ts",
     ],
   },
 });
