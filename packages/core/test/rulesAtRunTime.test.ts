@@ -157,6 +157,51 @@ describe("decoding under a published version", () => {
   });
 });
 
+describe("the guard's facts under a published version, exactly", () => {
+  it("the version and capped always; units, campaign and keepsDay only when the award has them", () => {
+    const plain = decodeEvent(
+      event("article.completed", { userId: "u", articleSlug: "a" }),
+      version(4, (document) => {
+        (document.types["signup.completed"] as { capped: boolean }).capped = false;
+      }),
+    );
+    if (!plain.ok) throw new Error("decoded");
+    const now = new Date("2026-12-05T12:00:00Z");
+    const guard = planAwardTransaction([plain.award], { tableName: "t", now }).input.TransactItems?.[0]?.Put
+      ?.Item;
+    expect(Object.keys(guard ?? {}).sort()).toEqual(
+      [
+        "amount",
+        "awardedAt",
+        "capped",
+        "counted",
+        "data",
+        "eventId",
+        "expiresAt",
+        "pk",
+        "rulesVersion",
+        "sk",
+        "type",
+        "userId",
+      ].sort(),
+    );
+    expect(guard).toMatchObject({ rulesVersion: 4, capped: true });
+    // A version that caps signups: the guard says so, whatever the built-in rule says.
+    const signup = decodeEvent(
+      event("signup.completed", { userId: "u" }),
+      version(5, (document) => {
+        (document.types["signup.completed"] as { capped: boolean; memory: number | string }).capped = true;
+        (document.types["signup.completed"] as { capped: boolean; memory: number | string }).memory = 90;
+      }),
+    );
+    if (!signup.ok) throw new Error("decoded");
+    const signupGuard = planAwardTransaction([signup.award], { tableName: "t", now, dailyCap: 500 });
+    expect(signupGuard.input.TransactItems?.[0]?.Put?.Item).toMatchObject({ capped: true });
+    // Capped by the version: a day total is written under the cap.
+    expect(signupGuard.input.TransactItems).toHaveLength(3);
+  });
+});
+
 describe("campaignPay: on the event's time, the one paying most alone", () => {
   const at = (iso: string) => Date.parse(iso);
   const campaign = (id: string, extra: Partial<Campaign>): Campaign => ({
