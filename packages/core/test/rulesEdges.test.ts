@@ -20,6 +20,15 @@ const problemsOf = (change: (document: EditableRules) => void) => {
   const checked = checkRules(copy);
   return checked.ok ? [] : checked.problems;
 };
+/** A custom type keyed on one string field, uncapped, 30 days: `extra` changes it. */
+const pq = (extra: Record<string, unknown> = {}) => ({
+  data: { s: { type: "string" } },
+  key: ["s"],
+  xp: 1,
+  memory: 30,
+  capped: false,
+  ...extra,
+});
 const withType = (name: string, rule: Record<string, unknown>) => (document: EditableRules) => {
   document.types[name] = rule;
 };
@@ -119,17 +128,11 @@ describe("checkRules: each refusal alone", () => {
 describe("checkRulesChange: the edges", () => {
   const now = Date.parse("2026-12-05T12:00:00Z");
   const base = builtinWith((d) => {
-    d.types["p.q"] = { data: { s: { type: "string" } }, key: ["s"], xp: 1, memory: "forever", capped: false };
+    d.types["p.q"] = pq({ memory: "forever" });
   });
   const next = (change: (document: EditableRules) => void) =>
     builtinWith((d) => {
-      d.types["p.q"] = {
-        data: { s: { type: "string" } },
-        key: ["s"],
-        xp: 1,
-        memory: "forever",
-        capped: false,
-      };
+      d.types["p.q"] = pq({ memory: "forever" });
       change(d);
     });
   const against =
@@ -139,7 +142,7 @@ describe("checkRulesChange: the edges", () => {
 
   it("a memory past a longest of 30 days is named in days; past forever cannot be", () => {
     const memory30 = builtinWith((d) => {
-      d.types["p.q"] = { data: { s: { type: "string" } }, key: ["s"], xp: 1, memory: 30, capped: false };
+      d.types["p.q"] = pq();
     });
     expect(
       against(memory30)(
@@ -159,24 +162,10 @@ describe("checkRulesChange: the edges", () => {
   it("the rename warning: only a type retired in this version, only the same key of the same kinds", () => {
     const retiring = (key: string[], kind: string, alreadyRetired = false) => {
       const current = builtinWith((d) => {
-        d.types["p.q"] = {
-          data: { s: { type: "string" } },
-          key: ["s"],
-          xp: 1,
-          memory: 30,
-          capped: false,
-          retired: alreadyRetired,
-        };
+        d.types["p.q"] = pq({ retired: alreadyRetired });
       });
       const document = builtinWith((d) => {
-        d.types["p.q"] = {
-          data: { s: { type: "string" } },
-          key: ["s"],
-          xp: 1,
-          memory: 30,
-          capped: false,
-          retired: true,
-        };
+        d.types["p.q"] = pq({ retired: true });
         d.types["p.r"] = {
           data: { s: { type: kind }, t: { type: "string" } },
           key,
@@ -228,23 +217,11 @@ describe("checkRulesChange: the edges", () => {
   it("dropping a begun campaign: at exactly its to plus the longest memory of its types, not a millisecond before; never one of a type remembered forever", () => {
     const dropped = (types: string[], to: string) => {
       const current = builtinWith((d) => {
-        d.types["p.q"] = {
-          data: { s: { type: "string" } },
-          key: ["s"],
-          xp: 1,
-          memory: "forever",
-          capped: false,
-        };
+        d.types["p.q"] = pq({ memory: "forever" });
         d.campaigns = [{ id: "c", title: "C", types, from: "2026-01-01T00:00:00Z", to, bonus: 1 }];
       });
       const document = builtinWith((d) => {
-        d.types["p.q"] = {
-          data: { s: { type: "string" } },
-          key: ["s"],
-          xp: 1,
-          memory: "forever",
-          capped: false,
-        };
+        d.types["p.q"] = pq({ memory: "forever" });
       });
       return checkRulesChange(document, { current, longestMemory: memoryOf(current), now }).problems.length;
     };
@@ -298,17 +275,10 @@ describe("rollbackRules: what it keeps", () => {
 
   it("a type's key changed since: kept as it is now, its retired flag as version N had it", () => {
     const current = builtinWith((d) => {
-      d.types["p.q"] = { data: { s: { type: "string" } }, key: ["s"], xp: 2, memory: 30, capped: false };
+      d.types["p.q"] = pq({ xp: 2 });
     });
     const target = builtinWith((d) => {
-      d.types["p.q"] = {
-        data: { s: { type: "string" } },
-        key: [],
-        xp: 1,
-        memory: 30,
-        capped: false,
-        retired: true,
-      };
+      d.types["p.q"] = pq({ key: [], retired: true });
     });
     const back = rollbackRules(target, { current, longestMemory: memoryOf(current), now });
     expect(back.types["p.q"]).toEqual({ ...current.types["p.q"], retired: true });
