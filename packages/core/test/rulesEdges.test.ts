@@ -285,6 +285,32 @@ describe("rollbackRules: what it keeps", () => {
   });
 });
 
+describe("rollbackRules: memories and campaigns", () => {
+  const now = Date.parse("2026-12-10T00:00:00Z");
+  it("a memory N had past the longest since: the type as it is now; N's coming campaigns kept, its past ones not begun now dropped", () => {
+    const campaign = (id: string, from: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      title: id,
+      types: ["article.completed"],
+      from,
+      to: "2026-12-31T00:00:00Z",
+      bonus: 1,
+      ...extra,
+    });
+    const target = builtinWith((d) => {
+      d.types["p.q"] = pq({ memory: 90, xp: 7 });
+      d.campaigns = [campaign("coming", "2026-12-20T00:00:00Z"), campaign("past", "2026-12-01T00:00:00Z")];
+    });
+    const current = builtinWith((d) => {
+      d.types["p.q"] = pq({ memory: 10 });
+      d.campaigns = [campaign("past", "2026-12-25T00:00:00Z", { bonus: 3 })];
+    });
+    const back = rollbackRules(target, { current, longestMemory: { ...memoryOf(current), "p.q": 60 }, now });
+    expect(back.types["p.q"]).toMatchObject({ memory: 10, xp: 1, retired: false });
+    expect(back.campaigns.map(({ id }) => id)).toEqual(["coming"]);
+  });
+});
+
 describe("a stored version: the rest of what verification refuses", () => {
   const document = builtinWith();
   const digest = rulesDigest(document);
