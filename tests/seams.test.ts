@@ -116,9 +116,9 @@ describe("the CLI is commands over libraries (docs/architecture.md)", () => {
       0,
     );
     // A budget: it grows by the commands added (`status`, `awards` and purge by reason: +150;
-    // `rules` and its six verbs: +290), never by an operation moved in; what a command
+    // `rules`, its six verbs and `dev --rules`: +300), never by an operation moved in; what a command
     // computes belongs in ops.
-    expect(lines).toBeLessThanOrEqual(3_920);
+    expect(lines).toBeLessThanOrEqual(3_930);
     expect(cli).toContain("packages/cli/src/main.ts");
     expect(cli).toContain("packages/cli/src/registry.ts");
   });
