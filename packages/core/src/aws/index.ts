@@ -33,6 +33,7 @@ export {
   isItemLevelCancellation,
   isThrottling,
 } from "./classifyError";
+export { type CurrentRead, readCurrentVersion } from "./currentRules";
 export { type Deadline, invocationDeadline, NO_DEADLINE, remainingMsOf, signalFor } from "./deadline";
 export { describeError, describeErrorAlone } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";

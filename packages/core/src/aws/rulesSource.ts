@@ -1,16 +1,6 @@
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import {
-  builtinVersion,
-  type CompiledRules,
-  compileRules,
-  longerMemory,
-  RULES_PK,
-  RULES_VERSION_SK_PREFIX,
-  type RulesVersion,
-  rulesPointerKey,
-  rulesVersionKey,
-  verifiedVersion,
-} from "../domain";
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { builtinVersion, type CompiledRules, compileRules, longerMemory, type RulesVersion } from "../domain";
+import { readCurrentVersion } from "./currentRules";
 import { describeError } from "./describeError";
 
 /** A version a function judges by: verified, compiled. */
@@ -61,52 +51,24 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<RulesInForce> | undefined;
 
-  const get = async (key: { pk: string; sk: string }) =>
-    (await deps.dynamo.send(new GetCommand({ TableName: deps.tableName, Key: key, ConsistentRead: true })))
-      .Item;
-
   async function readCurrent(): Promise<RulesInForce> {
-    const pointer = await get(rulesPointerKey());
-    if (pointer === undefined) {
+    const current = await readCurrentVersion(deps.dynamo, deps.tableName, (version, digest) => {
+      const cached = byVersion.get(version);
+      return cached !== undefined && cached.version.digest === digest ? cached.version : undefined;
+    });
+    if (current.kind === "invalid") throw new NoGoodRulesError(current.why);
+    if (current.kind === "none") {
       // Once anything was published, a missing CURRENT is a hand's doing, not version 0.
       if (good !== undefined && good.version.version > 0)
         throw new NoGoodRulesError(`CURRENT is gone; keeping version ${good.version.version}`);
-      if (good === undefined && (await anyPublished()))
+      if (current.lastPublished !== undefined)
         throw new NoGoodRulesError("CURRENT is gone, and versions were published: never version 0 again");
       return inForce(builtinVersion());
     }
-    const cached = byVersion.get(Number(pointer.version));
-    const candidate =
-      cached !== undefined && cached.version.digest === pointer.digest
-        ? cached
-        : await verifiedInForce(pointer);
     // Even a version read before (cached) may not follow the one in force (a CURRENT set back by hand).
-    const regressed = good === undefined ? undefined : regression(good.version, candidate.version);
+    const regressed = good === undefined ? undefined : regression(good.version, current.version);
     if (regressed !== undefined) throw new NoGoodRulesError(regressed);
-    return candidate;
-  }
-
-  /** The version `pointer` names, read and verified; a version that fails verification throws. */
-  async function verifiedInForce(pointer: Record<string, unknown>): Promise<RulesInForce> {
-    const version = typeof pointer.version === "number" ? pointer.version : Number.NaN;
-    const stored =
-      Number.isSafeInteger(version) && version > 0 ? await get(rulesVersionKey(version)) : undefined;
-    const verified = verifiedVersion(pointer, stored);
-    if (!verified.ok) throw new NoGoodRulesError(verified.why);
-    return inForce(verified.version);
-  }
-
-  /** Whether any version was ever published (one `V#` item). */
-  async function anyPublished(): Promise<boolean> {
-    const page = await deps.dynamo.send(
-      new QueryCommand({
-        TableName: deps.tableName,
-        KeyConditionExpression: "pk = :pk AND begins_with(sk, :prefix)",
-        ExpressionAttributeValues: { ":pk": RULES_PK, ":prefix": RULES_VERSION_SK_PREFIX },
-        Limit: 1,
-      }),
-    );
-    return (page.Items ?? []).length > 0;
+    return inForce(current.version);
   }
 
   function inForce(version: RulesVersion): RulesInForce {

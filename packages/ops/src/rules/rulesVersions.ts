@@ -4,10 +4,10 @@ import {
   RULES_PK,
   RULES_VERSION_SK_PREFIX,
   type RulesVersion,
-  rulesPointerKey,
   rulesVersionKey,
   verifiedVersion,
 } from "@rewards/core";
+import { readCurrentVersion } from "@rewards/core/aws";
 import { OperationError } from "../operationError";
 
 /** The version in force, as the table says it (docs/rules.md#versions). */
@@ -18,37 +18,22 @@ export type CurrentRules =
   /** `CURRENT` or its item fails verification (hand-edited, or a format this code cannot read): never used. */
   | { kind: "invalid"; pointedVersion: number | undefined; why: string };
 
-async function item(dynamo: DynamoDBDocumentClient, tableName: string, key: { pk: string; sk: string }) {
-  return (await dynamo.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
-}
-
-/** `CURRENT` and the version it names, read consistently and verified (`verifiedVersion`). */
+/** `CURRENT` and the version it names, read consistently and verified (`readCurrentVersion`). */
 export async function readCurrentRules(
   dynamo: DynamoDBDocumentClient,
   tableName: string,
 ): Promise<CurrentRules> {
-  const pointer = await item(dynamo, tableName, rulesPointerKey());
-  if (pointer === undefined) {
-    // Versions published and CURRENT gone: a hand's doing, never version 0 again.
-    const published = await listRulesVersions(dynamo, tableName);
-    const last = published.at(-1)?.version;
-    return last === undefined
-      ? { kind: "builtin", version: builtinVersion() }
-      : {
-          kind: "invalid",
-          pointedVersion: undefined,
-          why: `CURRENT is gone, and versions up to ${last} were published`,
-        };
-  }
-  const pointed =
-    typeof pointer.version === "number" && Number.isSafeInteger(pointer.version) && pointer.version > 0
-      ? pointer.version
-      : undefined;
-  const stored = pointed === undefined ? undefined : await item(dynamo, tableName, rulesVersionKey(pointed));
-  const verified = verifiedVersion(pointer, stored);
-  return verified.ok
-    ? { kind: "published", version: verified.version }
-    : { kind: "invalid", pointedVersion: pointed, why: verified.why };
+  const current = await readCurrentVersion(dynamo, tableName);
+  if (current.kind === "verified") return { kind: "published", version: current.version };
+  if (current.kind === "invalid") return current;
+  // Versions published and CURRENT gone: a hand's doing, never version 0 again.
+  return current.lastPublished === undefined
+    ? { kind: "builtin", version: builtinVersion() }
+    : {
+        kind: "invalid",
+        pointedVersion: undefined,
+        why: `CURRENT is gone, and versions up to ${current.lastPublished} were published`,
+      };
 }
 
 /** The version in force, or an OperationError saying why `CURRENT` cannot be used. */
@@ -71,7 +56,11 @@ export async function readRulesVersion(
   version: number,
 ): Promise<RulesVersion> {
   if (version === 0) return builtinVersion();
-  const stored = await item(dynamo, tableName, rulesVersionKey(version));
+  const stored = (
+    await dynamo.send(
+      new GetCommand({ TableName: tableName, Key: rulesVersionKey(version), ConsistentRead: true }),
+    )
+  ).Item;
   if (stored === undefined) throw new OperationError(`no version ${version} was published`);
   // The item verified against its own digest, as if CURRENT named it.
   const verified = verifiedVersion(
