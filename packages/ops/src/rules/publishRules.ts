@@ -15,6 +15,8 @@ import { currentRulesOrFail, readCurrentRules } from "./rulesVersions";
 
 export interface PublishOptions {
   note?: string | undefined;
+  /** The version in force as the caller just read it (a rollback did): not read again. */
+  current?: RulesVersion | undefined;
   /** Refuse unless `CURRENT` names this version (the publisher's explicit read). */
   expectVersion?: number | undefined;
   dryRun?: boolean | undefined;
@@ -49,7 +51,7 @@ export async function publishRules(
   document: RulesDocument,
   options: PublishOptions,
 ): Promise<PublishResult> {
-  const current = await currentRulesOrFail(dynamo, tableName);
+  const current = options.current ?? (await currentRulesOrFail(dynamo, tableName));
   const now = options.now ?? awsClock(dynamo)();
   if (options.expectVersion !== undefined && options.expectVersion !== current.version)
     return { kind: "race_lost", expected: options.expectVersion, current: current.version };

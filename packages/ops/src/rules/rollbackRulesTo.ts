@@ -28,8 +28,8 @@ export async function rollbackRulesTo(
     now,
   });
   const result = await publishRules(dynamo, tableName, document, {
+    current,
     note: `rollback to version ${to}`,
-    expectVersion: current.version,
     dryRun: options.dryRun,
     now,
   });
