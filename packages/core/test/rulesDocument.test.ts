@@ -75,7 +75,6 @@ describe("the built-in rules (version 0)", () => {
       }
     }
     expect(compiled.types.get("streak.day")?.keepsStreak).toBe(true);
-    expect(compiled.longestCappedMemorySeconds).toBe(90 * 86_400);
   });
 
   it("hold the fixed achievements, in order, with their titles and conditions", () => {
@@ -334,6 +333,5 @@ describe("compileRules", () => {
     expect(quiz?.schema.safeParse({ userId: "u", quiz: "b" }).success).toBe(true);
     expect(quiz?.guardTtlSeconds).toBeUndefined();
     expect(quiz?.pays({})).toEqual({ xp: 0 });
-    expect(compiled.longestCappedMemorySeconds).toBe(90 * 86_400);
   });
 });

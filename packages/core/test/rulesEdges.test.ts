@@ -338,7 +338,7 @@ describe("a stored version: the rest of what verification refuses", () => {
 });
 
 describe("compileRules and parseRulesText: the rest", () => {
-  it("an integer field's bounds; an enum's message; a capped type's memory counts toward the day total's life, an uncapped one's not", () => {
+  it("an integer field's bounds; an enum's message; a type remembered forever keeps its guard forever", () => {
     const document = builtinWith((d) => {
       d.types["n.m"] = {
         data: { n: { type: "integer", minimum: 2, maximum: 4 }, e: { type: "string", enum: ["x"] } },
@@ -359,7 +359,6 @@ describe("compileRules and parseRulesText: the rest", () => {
     const uncapped = builtinWith((d) => {
       d.types["f.g"] = { xp: 1, memory: "forever", capped: false };
     });
-    expect(compileRules(uncapped).longestCappedMemorySeconds).toBe(90 * 86_400);
     expect(compileRules(uncapped).types.get("f.g")?.guardTtlSeconds).toBeUndefined();
   });
 

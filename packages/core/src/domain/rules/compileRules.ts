@@ -45,8 +45,6 @@ export interface CompiledRules {
   types: ReadonlyMap<string, CompiledType>;
   /** Its campaigns, judged on an award's event time (`campaignPay`). */
   campaigns: readonly Campaign[];
-  /** The longest memory of a capped type, ever: how long a day's total outlives its day. */
-  longestCappedMemorySeconds: number;
 }
 
 function fieldSchema(field: RulesField): z.ZodType {
@@ -107,13 +105,11 @@ export function compileRules(
   version = 0,
 ): CompiledRules {
   const types = new Map<string, CompiledType>();
-  let longestCapped = 0;
-  for (const [type, rule] of Object.entries(document.types)) {
-    const compiled = compileType(type, rule, longestMemory[type]);
-    types.set(type, compiled);
-    if (compiled.capped) longestCapped = Math.max(longestCapped, compiled.guardTtlSeconds ?? 0);
-  }
-  return { version, types, campaigns: document.campaigns, longestCappedMemorySeconds: longestCapped };
+  for (const [type, rule] of Object.entries(document.types))
+    types.set(type, compileType(type, rule, longestMemory[type]));
+  // A day's total needs no figure of its own: a capped type remembers at most 90 days
+  // (checkRules), the built-in capped types' 90 that dayTotalExpiresAt keeps it for.
+  return { version, types, campaigns: document.campaigns };
 }
 
 let builtin: CompiledRules | undefined;
