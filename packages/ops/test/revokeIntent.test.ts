@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { awsClock, revokeIntent } from "../src/revoke/revokeIntent";
+import { awsClock } from "../src/awsClock";
+import { revokeIntent } from "../src/revoke/revokeIntent";
 import { revokeLines } from "../src/revoke/revokeLines";
 
 const nowMs = Date.parse("2026-12-01T12:00:00.000Z");

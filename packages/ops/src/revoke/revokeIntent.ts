@@ -134,5 +134,3 @@ export async function revokeIntent(line: number, intentKey: string, deps: Revoke
     return { line, verdict: "failed", intentKey, reason: `${describeError(cause)}${tries}` };
   }
 }
-
-export { awsClock, CLOCK_OFFSET_RESOLUTION_MS } from "../awsClock";
