@@ -391,7 +391,9 @@ describe("the batch worker against the local stack", () => {
     stack,
     queues,
   }) => {
-    const deps = depsFor({ ...env, TABLE_NAME: "wrong-schema" });
+    // Version 0 without reading the rules: this test is about the transaction's failure (the
+    // rules' read on such a table fails the batch as `no_rules`, tests/rulesWorker.test.ts).
+    const deps = { ...depsFor({ ...env, TABLE_NAME: "wrong-schema" }), rules: undefined };
     const { CreateTableCommand, DynamoDBClient } = await import("@aws-sdk/client-dynamodb");
     const admin = new DynamoDBClient({
       region: "us-east-1",

@@ -15,11 +15,12 @@ describe("the functions' environments", () => {
       REWARDS_STAGE: "prod",
       REWARDS_CONCURRENCY: String(resources.worker.concurrency),
       LOG_LEVEL: "info",
+      REWARDS_RULES_REFRESH_SECONDS: "30",
     });
     expect(
       workerEnvironment(
         { tableName: "t", dlqUrl: "d" },
-        { stage: "pr-42", concurrency: 3, logLevel: "debug" },
+        { stage: "pr-42", concurrency: 3, logLevel: "debug", rulesRefreshSeconds: 2 },
       ),
     ).toEqual({
       TABLE_NAME: "t",
@@ -27,6 +28,7 @@ describe("the functions' environments", () => {
       REWARDS_STAGE: "pr-42",
       REWARDS_CONCURRENCY: "3",
       LOG_LEVEL: "debug",
+      REWARDS_RULES_REFRESH_SECONDS: "2",
     });
   });
 
@@ -82,6 +84,7 @@ describe("the functions' environments", () => {
       REWARDS_STAGE: "prod",
       LOG_LEVEL: "info",
       REWARDS_BOARD_SHARDS: "32",
+      REWARDS_RULES_REFRESH_SECONDS: "30",
     });
     expect(
       readApiEnvironment(
@@ -93,6 +96,7 @@ describe("the functions' environments", () => {
       REWARDS_STAGE: "dev",
       LOG_LEVEL: "debug",
       REWARDS_BOARD_SHARDS: "7",
+      REWARDS_RULES_REFRESH_SECONDS: "30",
       REWARDS_DAILY_XP_CAP: "150",
     });
   });

@@ -17,6 +17,7 @@ export {
 } from "./lambdaEvents";
 export { childrenOf, eventuallyClosed, isListening, portOf } from "./processes";
 export { drain } from "./queues";
+export { type EditableRules, rulesWith } from "./rules";
 export { type StackFixtures, stackTest } from "./stackFixture";
 export { guardOf, profileIn, profileOf } from "./table";
 export { typecheckModules } from "./typecheckModules";

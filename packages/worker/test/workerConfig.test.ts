@@ -11,6 +11,7 @@ describe("the worker's configuration", () => {
       AWS_REGION: "us-east-1",
       REWARDS_CONCURRENCY: 100,
       REWARDS_STAGE: "local",
+      REWARDS_RULES_REFRESH_SECONDS: 30,
       logLevel: "info",
     });
   });

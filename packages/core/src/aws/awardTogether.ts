@@ -39,7 +39,13 @@ export type AwardOutcome =
   | { outcome: "awarded"; xp: number; attempts: number; note?: string }
   /** The daily cap left 0 XP: the guard is written (the intent is spent), nothing paid. */
   | { outcome: "capped"; attempts: number; note?: string }
-  | { outcome: "duplicate"; attempts: number; note?: string }
+  | {
+      outcome: "duplicate";
+      attempts: number;
+      note?: string;
+      /** A per-unit copy whose units differ from those the committed copy was paid for (its guard's). */
+      paidUnits?: number;
+    }
   /** Items it needs were refused for good: the message is parked as `rejected`. */
   | { outcome: "rejected"; attempts: number; refused: Refusal[]; cause: unknown }
   /**
@@ -119,7 +125,7 @@ export async function awardTogether(
   return awards.map((award, index) => {
     const first = firstOf.get(award.intentKey) as number;
     const outcome = outcomes.get(first) as AwardOutcome;
-    return first === index ? outcome : copyOutcome(outcome);
+    return first === index ? outcome : copyOutcome(outcome, awards[first] as AwardRequest, award);
   });
 }
 
@@ -138,9 +144,14 @@ export interface AwardOptions {
 const UNSETTLED = new Set<AwardOutcome["outcome"]>(["rejected", "failed", "held"]);
 
 /** A later copy of an intent in the same batch: never paid itself. */
-function copyOutcome(first: AwardOutcome): AwardOutcome {
+function copyOutcome(first: AwardOutcome, paid: AwardRequest, copy: AwardRequest): AwardOutcome {
   if (first.outcome === "awarded" || first.outcome === "capped")
-    return { outcome: "duplicate", attempts: 0, note: "a copy of an intent paid earlier in this batch" };
+    return {
+      outcome: "duplicate",
+      attempts: 0,
+      note: "a copy of an intent paid earlier in this batch",
+      ...otherUnits(paid.units === undefined ? undefined : { units: paid.units }, copy),
+    };
   return { ...first, attempts: 0 };
 }
 
@@ -228,10 +239,7 @@ async function settleRun(
       pending.forEach((index, at) => {
         const xp = transaction.paid[at] as number;
         const note = sent.unknownFate ? { note: LOST_ANSWER_TOKEN } : {};
-        outcomes[index] =
-          xp > 0
-            ? { outcome: "awarded", xp, attempts: attempts[index] as number, ...note }
-            : { outcome: "capped", attempts: attempts[index] as number, ...note };
+        outcomes[index] = paidOutcome(xp, awards[at] as AwardRequest, attempts[index] as number, note);
       });
       for (const item of transaction.items)
         if (item.kind === "day")
@@ -311,6 +319,29 @@ function failed(
 }
 
 /**
+ * What paying `xp` for `award` is: `capped` only when the daily cap cut it (less than the rule
+ * gave); a rule that pays 0 is `awarded` 0 XP, and announced (docs/rules.md). Pure.
+ */
+export function paidOutcome(
+  xp: number,
+  award: Pick<AwardRequest, "amount">,
+  attempts: number,
+  note: { note?: string },
+): AwardOutcome {
+  return xp > 0 || award.amount === 0
+    ? { outcome: "awarded", xp, attempts, ...note }
+    : { outcome: "capped", attempts, ...note };
+}
+
+/** A per-unit copy paid for other units than the guard records (counted, never paid). */
+function otherUnits(guard: Record<string, unknown> | undefined, award: AwardRequest): { paidUnits?: number } {
+  const units = guard?.units;
+  return award.units !== undefined && typeof units === "number" && units !== award.units
+    ? { paidUnits: units }
+    : {};
+}
+
+/**
  * A guard already there: another delivery's award, unless it holds this record's message id
  * and this attempt's `awardedAt` — then an earlier attempt of ours committed and its answer
  * was lost (where an endpoint does not honour the token), and the award is ours, at what
@@ -325,15 +356,13 @@ function paidBefore(
   planned: number,
 ): AwardOutcome {
   if (award.messageId === undefined || guard?.messageId !== award.messageId) {
-    return { outcome: "duplicate", attempts };
+    return { outcome: "duplicate", attempts, ...otherUnits(guard, award) };
   }
   if (guard.awardedAt === nowIso) {
     // Not `planned`: the same message at the same instant (a pinned clock, a second delivery in
     // the same millisecond) plans afresh, without the day's total the guard's writer knew.
     const paid = typeof guard.amount === "number" ? guard.amount : planned;
-    return paid > 0
-      ? { outcome: "awarded", xp: paid, attempts, note: LOST_ANSWER_OWN }
-      : { outcome: "capped", attempts, note: LOST_ANSWER_OWN };
+    return paidOutcome(paid, award, attempts, { note: LOST_ANSWER_OWN });
   }
   return {
     outcome: "duplicate",

@@ -35,6 +35,8 @@ export interface RulesSource {
   forBatch(): Promise<RulesInForce>;
   /** `CURRENT` read again now (an event of a type the batch's version does not know: at most once a batch). */
   reread(): Promise<RulesInForce>;
+  /** Reads refused or failed since the last call (a function's `rulesRejected` metric; an alarm watches it). */
+  takeRejected(): number;
 }
 
 /**
@@ -50,6 +52,7 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
   let good: RulesInForce | undefined;
   let readAt = Number.NEGATIVE_INFINITY;
   let reading: Promise<RulesInForce> | undefined;
+  let rejected = 0;
 
   async function readCurrent(): Promise<RulesInForce> {
     const current = await readCurrentVersion(deps.dynamo, deps.tableName, (version, digest) => {
@@ -95,11 +98,12 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
           error instanceof NoGoodRulesError
             ? error.message
             : `reading the rules failed: ${describeError(error)}`;
+        rejected++;
         deps.onRejected?.(why);
         // Read again no sooner than a period from now: a bad CURRENT is not read on every batch.
         readAt = started;
         if (good !== undefined) return good;
-        throw new NoGoodRulesError(`no version of the rules to judge by: ${why}`);
+        throw new NoGoodRulesError(`no version of the rules to judge by: ${why}`, { cause: error });
       } finally {
         reading = undefined;
       }
@@ -115,6 +119,11 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
       return good;
     },
     reread: read,
+    takeRejected() {
+      const taken = rejected;
+      rejected = 0;
+      return taken;
+    },
   };
 }
 

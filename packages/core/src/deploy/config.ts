@@ -62,6 +62,21 @@ export const dailyCapVariable = () =>
     .min(1, "must be a positive whole number (unset it for no cap)")
     .optional();
 
+/** REWARDS_RULES_REFRESH_SECONDS when unset: how often a function re-reads `CURRENT` at most (docs/rules.md#at-run-time). */
+export const DEFAULT_RULES_REFRESH_SECONDS = 30;
+
+/**
+ * `REWARDS_RULES_REFRESH_SECONDS`: a function re-reads the rules' `CURRENT` at most this often,
+ * and first re-reads it before a batch when its copy is older than twice that.
+ */
+export const rulesRefreshVariable = () =>
+  z.coerce
+    .number({ error: "must be a whole number of seconds from 1 to 3,600" })
+    .int("must be a whole number")
+    .min(1, "must be 1 or more")
+    .max(3600, "must be 3,600 or fewer")
+    .default(DEFAULT_RULES_REFRESH_SECONDS);
+
 /**
  * `REWARDS_BOARD_SHARDS` as a reader of the board takes it (the read API, the CLI): the history
  * writer's shard count, whole and from 1 to 1,000 as the writer takes it, since a reader asking

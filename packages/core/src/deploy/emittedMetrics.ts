@@ -20,7 +20,8 @@ export const METRICS_DIMENSIONS = [METRICS_DIMENSION, METRICS_STAGE_DIMENSION] a
 export const EMITTED_METRICS = {
   worker: {
     service: "rewards-worker",
-    counts: ["awarded", "duplicate", "capped", "parked", "failed"],
+    // rulesRejected, noRules and unitsDiffer only when not 0 (docs/rules.md#at-run-time).
+    counts: ["awarded", "duplicate", "capped", "parked", "failed", "rulesRejected", "noRules", "unitsDiffer"],
     duration: "batchDuration",
   },
   announcer: {

@@ -1,4 +1,5 @@
 import { DEFAULT_BOARD_SHARDS } from "../domain/table/tableLayout";
+import { DEFAULT_RULES_REFRESH_SECONDS } from "./config";
 import { resources } from "./resources";
 
 /**
@@ -23,13 +24,14 @@ export function workerEnvironment<T>(
     logLevel?: string | undefined;
     /** REWARDS_DAILY_XP_CAP; unset: no cap, and the variable is not set at all. */
     dailyCap?: number | undefined;
-  },
+  } & RulesRefreshSetting,
 ): {
   TABLE_NAME: T;
   DLQ_URL: T;
   REWARDS_STAGE: string;
   REWARDS_CONCURRENCY: string;
   LOG_LEVEL: string;
+  REWARDS_RULES_REFRESH_SECONDS: string;
   REWARDS_DAILY_XP_CAP?: string;
 } {
   return {
@@ -38,6 +40,7 @@ export function workerEnvironment<T>(
     REWARDS_STAGE: settings.stage,
     REWARDS_CONCURRENCY: String(settings.concurrency ?? resources.worker.concurrency),
     LOG_LEVEL: settings.logLevel ?? "info",
+    REWARDS_RULES_REFRESH_SECONDS: rulesRefreshOf(settings),
     ...(settings.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(settings.dailyCap) }),
   };
 }
@@ -91,23 +94,34 @@ export function readApiEnvironment<T>(
     logLevel?: string | undefined;
     dailyCap?: number | undefined;
     boardShards?: number | undefined;
-  },
+  } & RulesRefreshSetting,
 ): {
   TABLE_NAME: T;
   REWARDS_STAGE: string;
   LOG_LEVEL: string;
   REWARDS_BOARD_SHARDS: string;
+  REWARDS_RULES_REFRESH_SECONDS: string;
   REWARDS_DAILY_XP_CAP?: string;
 } {
   return {
     TABLE_NAME: names.tableName,
     REWARDS_STAGE: settings.stage,
     LOG_LEVEL: settings.logLevel ?? "info",
+    REWARDS_RULES_REFRESH_SECONDS: rulesRefreshOf(settings),
     // The writer's shard count: a reader asking fewer shards misses entries.
     REWARDS_BOARD_SHARDS: String(settings.boardShards ?? DEFAULT_BOARD_SHARDS),
     ...(settings.dailyCap === undefined ? {} : { REWARDS_DAILY_XP_CAP: String(settings.dailyCap) }),
   };
 }
+
+/** A function that reads the rules' `CURRENT` (docs/rules.md#at-run-time). */
+export interface RulesRefreshSetting {
+  /** REWARDS_RULES_REFRESH_SECONDS, the stage's; unset: 30. */
+  rulesRefreshSeconds?: number | string | undefined;
+}
+
+const rulesRefreshOf = (settings: RulesRefreshSetting): string =>
+  String(settings.rulesRefreshSeconds ?? DEFAULT_RULES_REFRESH_SECONDS);
 
 export { DEFAULT_BOARD_SHARDS };
 

@@ -28,6 +28,8 @@ export const toolConfigSchema = z.object({
   HISTORY_FAILURE_QUEUE_URL: urlVariable().optional(),
   /** Not the CLI's own: `rewards history` hands it to the function, which validates it. */
   REWARDS_HISTORY_DAYS: z.string().optional(),
+  /** Not the CLI's own: `rewards worker` and `rewards dev` hand it to the functions, which validate it. */
+  REWARDS_RULES_REFRESH_SECONDS: z.string().optional(),
   /**
    * Locally, where each stream function keeps its place in the stream (`rewards dev` prints
    * them; `rewards announcer` / `history` keep theirs there unless `--checkpoint`): `rewards

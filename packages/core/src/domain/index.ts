@@ -194,6 +194,7 @@ export {
   type CompiledRules,
   type CompiledType,
   compileRules,
+  compileVersion,
   type Pay,
 } from "./rules/compileRules";
 export { rollbackRules } from "./rules/rollbackRules";

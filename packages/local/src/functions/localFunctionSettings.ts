@@ -7,6 +7,7 @@ import {
   logLevelSchema,
   readConfig,
   resources,
+  rulesRefreshVariable,
   type ToolConfig,
 } from "@rewards/core/deploy";
 import { z } from "zod";
@@ -34,6 +35,8 @@ const localFunctionSettingsSchema = z.object({
   /** The history writer's and the read API's: one shard count for all. */
   REWARDS_BOARD_SHARDS: boardShardsVariable().default(DEFAULT_BOARD_SHARDS),
   REWARDS_BOARD_WEEKS: boardWeeksVariable().default(DEFAULT_BOARD_WEEKS),
+  /** Every function that reads the rules: how often it re-reads `CURRENT` at most. */
+  REWARDS_RULES_REFRESH_SECONDS: rulesRefreshVariable(),
   /** Unset: every function's own default (info), and nothing printed for the other shell. */
   LOG_LEVEL: logLevelSchema.optional(),
 });
@@ -44,6 +47,7 @@ export interface LocalFunctionSettings {
   REWARDS_HISTORY_DAYS: string;
   REWARDS_BOARD_SHARDS: string;
   REWARDS_BOARD_WEEKS: string;
+  REWARDS_RULES_REFRESH_SECONDS: string;
   LOG_LEVEL?: string;
 }
 
@@ -67,6 +71,7 @@ export function localFunctionSettings(config: ToolConfig): LocalFunctionSettings
     REWARDS_HISTORY_DAYS: String(settings.REWARDS_HISTORY_DAYS),
     REWARDS_BOARD_SHARDS: String(settings.REWARDS_BOARD_SHARDS),
     REWARDS_BOARD_WEEKS: String(settings.REWARDS_BOARD_WEEKS),
+    REWARDS_RULES_REFRESH_SECONDS: String(settings.REWARDS_RULES_REFRESH_SECONDS),
     ...(settings.LOG_LEVEL === undefined ? {} : { LOG_LEVEL: settings.LOG_LEVEL }),
   };
 }

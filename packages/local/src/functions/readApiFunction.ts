@@ -18,6 +18,7 @@ export function startReadApiFunction(options: LocalFunctionOptions<"TABLE_NAME">
         dailyCap: config.REWARDS_DAILY_XP_CAP,
         // The shell's, as the local history writer and `rewards board` take it: one shard count for all.
         boardShards: config.REWARDS_BOARD_SHARDS,
+        rulesRefreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
       },
     ),
     endpoints: ["AWS_ENDPOINT_URL_DYNAMODB"],

@@ -17,6 +17,7 @@ export function startWorkerFunction(options: WorkerFunctionOptions): FunctionRun
       logLevel: config.LOG_LEVEL,
       concurrency: config.REWARDS_CONCURRENCY,
       dailyCap: config.REWARDS_DAILY_XP_CAP,
+      rulesRefreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
     },
   );
   if (!config.DLQ_URL) delete deployed.DLQ_URL;

@@ -1,6 +1,8 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import {
   type AwardRequest,
+  campaignPay,
+  compileVersion,
   dayOfKey,
   dayTotalKey,
   decodeEvent,
@@ -13,6 +15,7 @@ import {
   userOfKey,
 } from "@rewards/core";
 import { batchGetAll } from "../batchGetAll";
+import { currentRulesOrFail } from "../rules/rulesVersions";
 
 /**
  * What replaying a parked message would do now: `pay` (no live guard for its intent), `paid`
@@ -77,8 +80,10 @@ export async function replayVerdictOf(
   const judged = new Map<string, MessageVerdict>();
   const toRead = new Map<string, string[]>();
   const candidates: Array<{ messageId: string; award: AwardRequest }> = [];
+  // The version the worker would judge a replay by: a type published since it was parked pays.
+  const rules = compileVersion(await currentRulesOrFail(dynamo, tableName));
   for (const message of parked) {
-    const decoded = decodeEvent(message.body);
+    const decoded = decodeEvent(message.body, rules);
     if (!decoded.ok) {
       judged.set(message.messageId, { verdict: "invalid", reason: decoded.park.reason });
       continue;
@@ -95,8 +100,10 @@ export async function replayVerdictOf(
       continue;
     }
     toRead.set(intentKey, [...(toRead.get(intentKey) ?? []), message.messageId]);
-    const earnedOn = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString().slice(0, 10);
-    candidates.push({ messageId: message.messageId, award: { ...decoded.award, earnedOn } });
+    const eventMs = eventTimeOf(decoded.award.time, times, now).ms;
+    const earnedOn = new Date(eventMs).toISOString().slice(0, 10);
+    const amount = campaignPay(rules.campaigns, decoded.award.type, eventMs, decoded.award.amount).xp;
+    candidates.push({ messageId: message.messageId, award: { ...decoded.award, amount, earnedOn } });
   }
   const live = await liveGuards(dynamo, tableName, [...toRead.keys()], now);
   for (const [intentKey, messageIds] of toRead) {

@@ -13,6 +13,7 @@ export type FailureCause =
   | "park_failed" // it belongs in the DLQ but the send failed, did not fit, or DLQ_URL is unset
   | "deadline" // not started: the invocation was about to time out
   | "fifo_blocked" // an earlier message of its FIFO group failed
+  | "no_rules" // no version of the rules may be used (a cold start onto a bad CURRENT): docs/rules.md
   | "unexpected"; // a bug: an error nothing classified
 
 export interface MessageResult {
@@ -24,6 +25,8 @@ export interface MessageResult {
   /** XP paid (awarded only): less than the rule's when the daily cap cut it. */
   xp?: number;
   parkCode?: ParkCode;
+  /** A per-unit duplicate: the units the committed copy was paid for, which this copy's differ from. */
+  paidUnits?: number;
   cause?: FailureCause;
   detail?: string;
   /** The SDK call that failed (a `failed` message's), as fields: service, operation, resource, endpoint. */

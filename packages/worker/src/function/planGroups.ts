@@ -1,9 +1,11 @@
-import type { Decoded } from "@rewards/core";
+import type { CompiledRules, Decoded } from "@rewards/core";
 import type { SQSRecord } from "aws-lambda";
 
 export interface WorkItem {
   record: SQSRecord;
   decoded: Decoded;
+  /** The version that decoded it: the batch's, or the one an unknown type was judged again under. Unset: version 0. */
+  rules?: CompiledRules | undefined;
 }
 
 /** Items run in order within a group; groups run concurrently (REWARDS_CONCURRENCY at once). */

@@ -1,4 +1,4 @@
-import { eventTimeOf, type ParkReason, parkReason, untimelyReason } from "@rewards/core";
+import { campaignPay, eventTimeOf, type ParkReason, parkReason, untimelyReason } from "@rewards/core";
 import {
   type AwardOptions,
   type AwardOutcome,
@@ -46,7 +46,8 @@ export async function park(
 
 /**
  * What a record can be before any write: unreadable or untimely (parked), or an award with
- * the UTC day its event counts toward under a daily cap. Pure given `now`.
+ * the UTC day its event counts toward under a daily cap, and what its version's campaigns
+ * make it pay on its event time (docs/rules.md#campaigns). Pure given `now`.
  */
 export function triage(item: WorkItem, now: number): Triaged {
   const { record, decoded } = item;
@@ -55,13 +56,23 @@ export function triage(item: WorkItem, now: number): Triaged {
   // An event older than its rule's memory could meet no guard: it is never paid.
   const untimely = untimelyReason(decoded.award, times, now);
   if (untimely) return { kind: "park", item, reason: untimely, intentKey: decoded.award.intentKey };
-  // One instant for both: the day the cap counts it toward is the day of the time the history shows.
-  const eventTime = new Date(eventTimeOf(decoded.award.time, times, now).ms).toISOString();
+  // One instant for all three: the day the cap counts it toward and the campaign that pays it
+  // are those of the time the history shows.
+  const eventMs = eventTimeOf(decoded.award.time, times, now).ms;
+  const eventTime = new Date(eventMs).toISOString();
   const earnedOn = eventTime.slice(0, 10);
+  const pay = campaignPay(item.rules?.campaigns ?? [], decoded.award.type, eventMs, decoded.award.amount);
   return {
     kind: "award",
     item,
-    award: { ...decoded.award, messageId: record.messageId, earnedOn, eventTime },
+    award: {
+      ...decoded.award,
+      amount: pay.xp,
+      ...(pay.campaign === undefined ? {} : { campaign: pay.campaign }),
+      messageId: record.messageId,
+      earnedOn,
+      eventTime,
+    },
   };
 }
 
@@ -194,8 +205,11 @@ async function resultOf(
     case "awarded":
       return { ...base, outcome: "awarded", xp: outcome.xp, ...note };
     case "capped":
-    case "duplicate":
       return { ...base, outcome: outcome.outcome, ...note };
+    case "duplicate": {
+      const units = outcome.paidUnits === undefined ? {} : { paidUnits: outcome.paidUnits };
+      return { ...base, outcome: outcome.outcome, ...note, ...units };
+    }
     case "rejected":
       return park(
         deps,

@@ -1,7 +1,7 @@
-import { decodeEvent } from "@rewards/core";
-import { callField, invocationDeadline, remainingMsOf } from "@rewards/core/aws";
+import { callField, invocationDeadline, NoGoodRulesError, remainingMsOf } from "@rewards/core/aws";
 import type { Context, SQSEvent } from "aws-lambda";
 import pLimit from "p-limit";
+import { decodeBatch } from "./decodeBatch";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
 import { type Group, planGroups } from "./planGroups";
 import { planSegments } from "./planSegments";
@@ -59,12 +59,31 @@ function inInputOrder(
   return records.map((record) => byId.get(record.messageId) as MessageResult);
 }
 
-export type OutcomeCounts = Record<Exclude<Outcome, "capped">, number> & { capped?: number };
+/**
+ * Per outcome, and what the rules did when it was not nothing (docs/rules.md#at-run-time):
+ * `rulesRejected`, reads of `CURRENT` refused or failed; `noRules`, records failed for want of
+ * a version; `unitsDiffer`, per-unit copies with other units than the paid one.
+ */
+export type OutcomeCounts = Record<Exclude<Outcome, "capped">, number> & {
+  capped?: number;
+  rulesRejected?: number;
+  noRules?: number;
+  unitsDiffer?: number;
+};
 
-function countOutcomes(results: readonly MessageResult[], capped: boolean): OutcomeCounts {
+function countOutcomes(
+  results: readonly MessageResult[],
+  capped: boolean,
+  rulesRejected: number,
+): OutcomeCounts {
   const names = OUTCOMES.filter((outcome) => capped || outcome !== "capped");
-  const counts = Object.fromEntries(names.map((o) => [o, 0])) as Record<Outcome, number>;
-  for (const result of results) counts[result.outcome]++;
+  const counts: OutcomeCounts = Object.fromEntries(names.map((o) => [o, 0])) as Record<Outcome, number>;
+  for (const result of results) (counts as Record<Outcome, number>)[result.outcome]++;
+  const noRules = results.filter((result) => result.cause === "no_rules").length;
+  const unitsDiffer = results.filter((result) => result.paidUnits !== undefined).length;
+  if (rulesRejected > 0) counts.rulesRejected = rulesRejected;
+  if (noRules > 0) counts.noRules = noRules;
+  if (unitsDiffer > 0) counts.unitsDiffer = unitsDiffer;
   return counts;
 }
 
@@ -86,12 +105,29 @@ export async function runBatch(
   let results: MessageResult[];
   try {
     const limit = pLimit(deps.concurrency);
-    const items = records.map((record) => ({ record, decoded: decodeEvent(record.body) }));
+    const items = await decodeBatch(deps.rules, records);
     const grouped = await Promise.all(
       planGroups(items).map((group) => limit(() => runGroup(deps, group, deadline))),
     );
     results = inInputOrder(records, grouped.flat());
   } catch (error) {
+    if (error instanceof NoGoodRulesError) {
+      // Never judged under version 0 by default: redelivered until a good version is in force.
+      deps.logger.error(
+        { err: error },
+        "no version of the rules to judge by; every message will be redelivered",
+      );
+      results = records.map((record) => ({
+        messageId: record.messageId,
+        outcome: "failed",
+        attempts: 0,
+        cause: "no_rules",
+        detail: error.message,
+        // The read that failed, when one did (a missing table, access refused): its call, as fields.
+        ...callField(error.cause instanceof NoGoodRulesError ? undefined : error.cause),
+      }));
+      return finished(deps, results, startedAt);
+    }
     deps.logger.error(
       { err: error, ...callField(error) },
       "batch failed unexpectedly; every message will be redelivered",
@@ -103,10 +139,14 @@ export async function runBatch(
       cause: "unexpected",
     }));
   }
+  return finished(deps, results, startedAt);
+}
+
+function finished(deps: WorkerDeps, results: MessageResult[], startedAt: number): BatchResult {
   return {
     results,
-    counts: countOutcomes(results, deps.dailyCap !== undefined),
+    counts: countOutcomes(results, deps.dailyCap !== undefined, deps.rules?.takeRejected() ?? 0),
     startedAt,
-    durationMs: clock() - startedAt,
+    durationMs: clockOf(deps)() - startedAt,
   };
 }

@@ -7,6 +7,7 @@ import {
   readConfig,
   requiredText,
   resources,
+  rulesRefreshVariable,
   sdkVariables,
   stageVariable,
   urlVariable,
@@ -26,6 +27,7 @@ const workerConfigSchema = z.object({
     .max(1000, "must be at most 1000")
     .default(resources.worker.concurrency),
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
+  REWARDS_RULES_REFRESH_SECONDS: rulesRefreshVariable(),
   /** The stage its metrics carry (their `stage` dimension). */
   REWARDS_STAGE: stageVariable(),
 });

@@ -1,6 +1,6 @@
 import type { SQSClient } from "@aws-sdk/client-sqs";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { Logger, RetryPolicy } from "@rewards/core/aws";
+import type { Logger, RetryPolicy, RulesSource } from "@rewards/core/aws";
 
 export interface WorkerDeps {
   tableName: string;
@@ -12,6 +12,12 @@ export interface WorkerDeps {
   dailyCap?: number | undefined;
   /** REWARDS_STAGE: the stage the batch's metrics are emitted for (their `stage` dimension). */
   stage: string;
+  /**
+   * The rules' versions in the table (docs/rules.md#at-run-time): a batch is judged under the
+   * one it takes at its start. Unset (tests that build their own deps): version 0, the built-in
+   * rules; the deployed function always has one.
+   */
+  rules?: RulesSource | undefined;
   dynamo: DynamoDBDocumentClient;
   sqs: SQSClient;
   logger: Logger;

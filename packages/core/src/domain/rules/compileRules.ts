@@ -124,3 +124,12 @@ export function builtinCompiled(): CompiledRules {
   }
   return builtin;
 }
+
+/** A version read from the table (or version 0), compiled: what a function or a command judges by. Pure. */
+export function compileVersion(
+  version: Readonly<{ version: number; document: RulesDocument; longestMemory: LongestMemory }>,
+): CompiledRules {
+  return version.version === 0
+    ? builtinCompiled()
+    : compileRules(version.document, version.longestMemory, version.version);
+}
