@@ -141,6 +141,30 @@ export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
       evaluationPeriods: 1,
     },
     {
+      name: "RulesRejected",
+      description:
+        "A function refused the rules' CURRENT (digest, format or checks failed: a hand edit?) or could not read it, and keeps its last good version: `rewards rules show`, `rewards status` (docs/rules.md#a-version-that-fails-verification).",
+      namespace: METRICS_NAMESPACE,
+      metricName: "rulesRejected",
+      dimensions: emittedBy(EMITTED_METRICS.worker, names.stage),
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
+      name: "NoGoodRules",
+      description:
+        "The worker failed messages for want of a good version of the rules (a cold start onto a bad CURRENT): they are redelivered until one is published or rolled back (docs/rules.md#a-version-that-fails-verification).",
+      namespace: METRICS_NAMESPACE,
+      metricName: "noRules",
+      dimensions: emittedBy(EMITTED_METRICS.worker, names.stage),
+      statistic: "Sum",
+      threshold: 0,
+      periodSeconds: 60,
+      evaluationPeriods: 1,
+    },
+    {
       name: "AnnouncerBehind",
       description: `The announcer's oldest unannounced award is over ${iteratorAgeMs / 60_000} minutes old (${iteratorAgePeriods} minutes in a row): consumers hear of awards late; see its logs (a failing bus, throttling).`,
       namespace: "AWS/Lambda",

@@ -1,3 +1,5 @@
+import { rulesReadPermission } from "./rulesReadPermission";
+
 /**
  * Exactly what the history writer calls, on exactly its resources: on the table, PutItem (the
  * history item, an achievement and the week item, conditional or not: a condition needs no other
@@ -17,5 +19,6 @@ export function historyPermissions<T>(tableArn: T, failureQueueArn: T) {
       resources: [tableArn],
     },
     { actions: ["sqs:SendMessage"], resources: [failureQueueArn] },
+    rulesReadPermission(tableArn),
   ];
 }

@@ -1,3 +1,5 @@
+import { rulesReadPermission } from "./rulesReadPermission";
+
 /**
  * Exactly what the worker's code calls, on exactly its resources. A TransactWriteItems of a
  * Put and an Update is authorised as dynamodb:PutItem + dynamodb:UpdateItem (there is no
@@ -8,6 +10,7 @@
 export function workerPermissions<T>(tableArn: T, dlqArn: T) {
   return [
     { actions: ["dynamodb:PutItem", "dynamodb:UpdateItem"], resources: [tableArn] },
+    rulesReadPermission(tableArn),
     { actions: ["sqs:SendMessage"], resources: [dlqArn] },
   ];
 }

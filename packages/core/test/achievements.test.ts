@@ -50,9 +50,14 @@ describe("achievements", () => {
         "level-12",
       ].every(isAchievementId),
     ).toBe(true);
-    expect(["level-1", "level-0", "level-02", "articles-5", ""].some(isAchievementId)).toBe(false);
+    // A site's own achievements (docs/rules.md) have ids of the rules' form: only `level-` ids are the levels'.
+    expect(["articles-5", "podcast-fan"].every(isAchievementId)).toBe(true);
+    expect(["level-1", "level-0", "level-02", "", "Gold", "-x"].some(isAchievementId)).toBe(false);
     expect(achievementTitle("first-article")).toBe("First article");
     expect(achievementTitle("streak-7")).toBe("A week in a row");
     expect(achievementTitle("level-5")).toBe("Level 5");
+    expect(
+      achievementTitle("podcast-fan", [{ id: "podcast-fan", title: "Podcast fan", when: { xp: 5 } }]),
+    ).toBe("Podcast fan");
   });
 });

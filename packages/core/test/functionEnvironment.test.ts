@@ -61,6 +61,7 @@ describe("the functions' environments", () => {
       REWARDS_HISTORY_DAYS: "400",
       REWARDS_BOARD_WEEKS: "8",
       REWARDS_BOARD_SHARDS: "32",
+      REWARDS_RULES_REFRESH_SECONDS: "30",
       LOG_LEVEL: "info",
     });
     expect(
@@ -74,6 +75,7 @@ describe("the functions' environments", () => {
       REWARDS_HISTORY_DAYS: "0",
       REWARDS_BOARD_WEEKS: "3",
       REWARDS_BOARD_SHARDS: "7",
+      REWARDS_RULES_REFRESH_SECONDS: "30",
       LOG_LEVEL: "warn",
     });
   });

@@ -93,7 +93,7 @@ describe("achievementItemSchema", () => {
   it("refuses an unknown achievement, keys that are not its user's and achievement's, and bad fields", () => {
     const unknown = (id: string) => ({ ...item, ...achievementKey("user123", id), achievement: id });
     expect(issues(unknown("level-1"))).toEqual(["achievement: not an achievement id"]);
-    expect(issues(unknown("gold"))).toEqual(["achievement: not an achievement id"]);
+    expect(issues(unknown("Gold"))).toEqual(["achievement: not an achievement id"]);
     expect(issues({ ...item, ...achievementKey("user124", "first-article") })).toEqual([
       "sk: the keys are not the user's and achievement's",
     ]);
@@ -144,7 +144,7 @@ describe("readAchievementRecord", () => {
       kind: "unreadable",
       reason: "an achievement's INSERT without its new image (the stream must show NEW_IMAGE)",
     });
-    expect(readAchievementRecord(record("INSERT", { ...item, achievement: "gold" }))).toEqual({
+    expect(readAchievementRecord(record("INSERT", { ...item, achievement: "Gold" }))).toEqual({
       kind: "unreadable",
       reason: expect.stringContaining("not an achievement id"),
     });

@@ -86,7 +86,8 @@ describe("guardImageSchema", () => {
     ["a profile's key", { pk: "USER#user123" }, "pk"],
     ["another sort key", { sk: "PROFILE" }, "sk"],
     ["no user", { userId: "" }, "userId"],
-    ["an unknown type", { type: "article.started" }, "type"],
+    // Any type a version may define reads (its facts are on the guard); only a malformed name does not.
+    ["a type that is no type name", { type: "Article Started" }, "type"],
     ["a fractional amount", { amount: 2.5 }, "amount"],
     // 0 is a capped guard (docs/events.md#the-daily-cap): readable, it announces nothing. Below 0 is not.
     ["a negative amount", { amount: -1 }, "amount"],

@@ -37,8 +37,9 @@ export function readStreamRecord(record: DynamoDBRecord): ReadStreamRecord {
       }),
     };
   }
-  // Capped to 0 XP: the intent is spent, nothing was paid, so there is nothing to announce.
-  if (guard.amount === 0) return { kind: "skip", record };
+  // Capped to 0 XP (`requested` says what its rule asked): the intent is spent, nothing was
+  // paid, so there is nothing to announce. A rule that pays 0 is announced with xp 0.
+  if (guard.amount === 0 && guard.requested !== undefined) return { kind: "skip", record };
   return { kind: "announce", record, announcement: rewardGranted(guard) };
 }
 

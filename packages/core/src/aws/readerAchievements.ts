@@ -16,6 +16,7 @@ import {
   type HistoryItem,
   historyItemSchema,
   profileKey,
+  type TimedAchievement,
   timelineAwardOf,
   timelineTotals,
   toIssues,
@@ -197,6 +198,8 @@ export async function settleAchievements(
     seen?: Readonly<Record<string, unknown>> | undefined;
     /** The history as the caller read it, already settled by the guards (settledByGuards): not read again. */
     history?: readonly HistoryItem[] | undefined;
+    /** The version's achievements with their instants (docs/rules.md); by default the built-in ones. */
+    achievements?: readonly TimedAchievement[] | undefined;
   },
 ): Promise<SettledAchievements> {
   const stored = options.history ?? (await historyOf(table, userId));
@@ -204,7 +207,7 @@ export async function settleAchievements(
   const replaced = new Set(options.pending?.map((item) => item.sk));
   const items = [...stored.filter((item) => !replaced.has(item.sk)), ...(options.pending ?? [])];
   const dueOn = (history: typeof items) =>
-    achievementsOnTimeline(history.map(timelineAwardOf)).filter(
+    achievementsOnTimeline(history.map(timelineAwardOf), options.achievements).filter(
       ({ achievement }) => !options.earned.has(achievement),
     );
   const first = dueOn(items);
@@ -244,7 +247,7 @@ export async function settleAchievements(
             ...achievementKey(userId, earned.achievement),
             userId,
             achievement: earned.achievement,
-            title: achievementTitle(earned.achievement),
+            title: achievementTitle(earned.achievement, options.achievements),
             earnedAt: earned.earnedAt,
             ...(earned.grantId === undefined ? {} : { grantId: earned.grantId }),
           },

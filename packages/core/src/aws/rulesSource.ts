@@ -1,5 +1,11 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { builtinVersion, type CompiledRules, compileRules, longerMemory, type RulesVersion } from "../domain";
+import {
+  builtinVersion,
+  type CompiledRules,
+  compileVersion,
+  longerMemory,
+  type RulesVersion,
+} from "../domain";
 import { readCurrentVersion } from "./currentRules";
 import { describeError } from "./describeError";
 
@@ -77,10 +83,7 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
   function inForce(version: RulesVersion): RulesInForce {
     const known = byVersion.get(version.version);
     if (known !== undefined && known.version.digest === version.digest) return known;
-    const compiled = {
-      version,
-      compiled: compileRules(version.document, version.longestMemory, version.version),
-    };
+    const compiled = { version, compiled: compileVersion(version) };
     byVersion.set(version.version, compiled);
     return compiled;
   }

@@ -64,13 +64,14 @@ export function historyEnvironment<T>(
     boardWeeks?: number | undefined;
     boardShards?: number | undefined;
     logLevel?: string | undefined;
-  },
+  } & RulesRefreshSetting,
 ): {
   TABLE_NAME: T;
   REWARDS_STAGE: string;
   REWARDS_HISTORY_DAYS: string;
   REWARDS_BOARD_WEEKS: string;
   REWARDS_BOARD_SHARDS: string;
+  REWARDS_RULES_REFRESH_SECONDS: string;
   LOG_LEVEL: string;
 } {
   return {
@@ -79,6 +80,7 @@ export function historyEnvironment<T>(
     REWARDS_HISTORY_DAYS: String(settings.historyDays ?? DEFAULT_HISTORY_DAYS),
     REWARDS_BOARD_WEEKS: String(settings.boardWeeks ?? DEFAULT_BOARD_WEEKS),
     REWARDS_BOARD_SHARDS: String(settings.boardShards ?? DEFAULT_BOARD_SHARDS),
+    REWARDS_RULES_REFRESH_SECONDS: rulesRefreshOf(settings),
     LOG_LEVEL: settings.logLevel ?? "info",
   };
 }

@@ -154,6 +154,7 @@ export {
   isAchievementId,
   meets,
   type Progress,
+  type TimedAchievement,
 } from "./progress/achievements";
 export {
   achievementsOnTimeline,
@@ -164,7 +165,7 @@ export {
   timelineEvents,
   timelineTotals,
 } from "./progress/achievementTimeline";
-export { dayNumberOf, dayOfNumber, longestRun, type Streak, streakOf } from "./progress/keptDays";
+export { dayNumberOf, dayOfNumber, keptDayOf, longestRun, type Streak, streakOf } from "./progress/keptDays";
 export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "./progress/levels";
 export { parseRevokeLine } from "./revoke/revokeLine";
 export { planRevocation } from "./revoke/revokeTransaction";
@@ -176,6 +177,12 @@ export {
   type RevokeResult,
   resultOf,
 } from "./revoke/revokeVerdict";
+export {
+  type AchievementTimes,
+  achievementTimesAfter,
+  achievementTimesSchema,
+  timedAchievementsOf,
+} from "./rules/achievementTimes";
 export { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./rules/builtinRules";
 export { type CampaignPay, campaignPay } from "./rules/campaignPay";
 export { type CheckedRules, checkRules } from "./rules/checkRules";
@@ -237,6 +244,7 @@ export {
   boardSortKey,
   boardXpPrefix,
   countAttribute,
+  countsOfProfile,
   DAY_SK_PREFIX,
   DEFAULT_BOARD_SHARDS,
   dayOfKey,

@@ -8,6 +8,7 @@ import {
   type LogLevel,
   readConfig,
   requiredText,
+  rulesRefreshVariable,
   sdkVariables,
   stageVariable,
 } from "@rewards/core/deploy";
@@ -39,6 +40,7 @@ const historyConfigSchema = z.object({
     .min(1, "must be 1 or more")
     .max(1000, "must be 1,000 or fewer")
     .default(DEFAULT_BOARD_SHARDS),
+  REWARDS_RULES_REFRESH_SECONDS: rulesRefreshVariable(),
 });
 
 export type HistoryConfig = z.output<typeof historyConfigSchema> & { logLevel: LogLevel };

@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { Logger } from "@rewards/core/aws";
+import type { Logger, RulesSource } from "@rewards/core/aws";
 
 export interface HistoryDeps {
   tableName: string;
@@ -11,6 +11,12 @@ export interface HistoryDeps {
   boardShards?: number;
   /** REWARDS_BOARD_WEEKS: weeks a week's items are kept after it ends (default 8). */
   boardWeeks?: number;
+  /**
+   * The rules' versions in the table (docs/rules.md#at-run-time): the achievements a batch decides
+   * are those of the version it takes at its start. Unset (tests that build their own deps):
+   * version 0's; the deployed function always has one.
+   */
+  rules?: RulesSource | undefined;
   dynamo: Pick<DynamoDBDocumentClient, "send">;
   logger: Logger;
   /** PutItem calls in flight at once, each for a different item key (default: resources.history.concurrency). */

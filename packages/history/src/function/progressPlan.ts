@@ -1,11 +1,13 @@
 import {
   achievementsDue,
-  countAttribute,
+  countsOfProfile,
   dayNumberOf,
-  eventTypes,
+  FIXED_ACHIEVEMENTS,
   type HistoryItem,
+  keptDayOf,
   longestRun,
   REVOKED_ATTRIBUTE,
+  type TimedAchievement,
   userOfKey,
 } from "@rewards/core";
 
@@ -58,9 +60,10 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
     };
     users.set(userId, user);
     const standing = outcome === "written" && item.revokedAt === undefined;
-    if (item.type === "streak.day" && item.data.day !== undefined) {
-      user.days.set(dayNumberOf(item.data.day), standing);
-      user.keys.set(dayNumberOf(item.data.day), { pk: item.pk, sk: item.sk });
+    const day = keptDayOf(item);
+    if (day !== undefined) {
+      user.days.set(dayNumberOf(day), standing);
+      user.keys.set(dayNumberOf(day), { pk: item.pk, sk: item.sk });
     }
     if (standing) user.paid = true;
     else user.revoked = true;
@@ -93,15 +96,19 @@ export function needsTimeline(
   plan: UserProgress,
   profile: Item | undefined,
   progress: Item | undefined,
+  achievements: readonly TimedAchievement[] = FIXED_ACHIEVEMENTS,
 ): boolean {
   if (plan.revoked || numberOf(profile?.[REVOKED_ATTRIBUTE]) > 0) return true;
   if (!plan.paid) return false;
   const earned =
     progress?.achievements instanceof Set ? (progress.achievements as Set<string>) : new Set<string>();
   const days = progress?.days instanceof Set ? (progress.days as Set<number>) : new Set<number>();
-  return achievementsDue({
-    counts: Object.fromEntries(eventTypes.map((type) => [type, numberOf(profile?.[countAttribute(type)])])),
-    xp: numberOf(profile?.xp),
-    longestRun: longestRun([...days].map(Number)),
-  }).some((id) => !earned.has(id));
+  return achievementsDue(
+    {
+      counts: countsOfProfile(profile ?? {}),
+      xp: numberOf(profile?.xp),
+      longestRun: longestRun([...days].map(Number)),
+    },
+    achievements,
+  ).some((id) => !earned.has(id));
 }

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { BatchGetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { profileKey, progressKey, userOfKey } from "@rewards/core";
+import { FIXED_ACHIEVEMENTS, profileKey, progressKey, type TimedAchievement, userOfKey } from "@rewards/core";
 import {
   type AwsCall,
   callField,
@@ -78,9 +78,10 @@ async function achieve(
   userId: string,
   stored: Item | undefined,
   profile: Item | undefined,
+  achievements: readonly TimedAchievement[],
 ) {
   const earned = setOf<string>(stored?.achievements);
-  const settled = await settleAchievements(deps, userId, { earned, seen: profile });
+  const settled = await settleAchievements(deps, userId, { earned, seen: profile, achievements });
   if (settled.kind === "behind") {
     deps.logger.debug({ userId, reason: settled.reason }, "achievements wait for the history");
     return { achieved: 0, deferred: 1 };
@@ -128,6 +129,18 @@ export async function writeProgress(
   );
   const readers = plans.filter((plan) => (plan.paid || plan.revoked) && !failed.has(plan.userId));
   let states: Map<string, Item[]>;
+  let achievements: readonly TimedAchievement[];
+  try {
+    // The batch's version of the rules: its achievements and the instants they count between.
+    achievements =
+      readers.length === 0 || deps.rules === undefined
+        ? FIXED_ACHIEVEMENTS
+        : (await deps.rules.forBatch()).compiled.achievements;
+  } catch (error) {
+    for (const plan of readers)
+      failed.set(plan.userId, { reason: `rules: ${describeError(error)}`, ...callField(error) });
+    return { achieved: 0, deferred: 0, failed };
+  }
   try {
     states = await readersState(
       deps,
@@ -152,9 +165,9 @@ export async function writeProgress(
         // A reader it cannot read is failed, not passed over: retried, then given up and listed.
         const unreadable = unreadableReader(profile, stored);
         if (unreadable !== undefined) return void failed.set(plan.userId, { reason: unreadable });
-        if (!needsTimeline(plan, profile, stored)) return;
+        if (!needsTimeline(plan, profile, stored, achievements)) return;
         try {
-          const done = await achieve(deps, plan.userId, stored, profile);
+          const done = await achieve(deps, plan.userId, stored, profile, achievements);
           achieved += done.achieved;
           deferred += done.deferred;
         } catch (error) {

@@ -24,6 +24,7 @@ export function startHistoryFunction(options: HistoryFunctionOptions): FunctionR
         boardShards: config.REWARDS_BOARD_SHARDS,
         boardWeeks: config.REWARDS_BOARD_WEEKS,
         logLevel: config.LOG_LEVEL,
+        rulesRefreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
       },
     ),
     endpoints: ["AWS_ENDPOINT_URL_DYNAMODB"],

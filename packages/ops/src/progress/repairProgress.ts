@@ -1,12 +1,14 @@
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   achievementsOnTimeline,
+  compileVersion,
   countAttribute,
   type EarnedOnTimeline,
   eventTypes,
   type HistoryItem,
   profileKey,
   progressKey,
+  type TimedAchievement,
   timelineAwardOf,
 } from "@rewards/core";
 import {
@@ -21,6 +23,7 @@ import {
 } from "@rewards/core/aws";
 import { forEachReader, readersOf } from "../repair/readerPass";
 import type { ReaderItems, TableSnapshot } from "../repair/tableSnapshot";
+import { currentRulesOrFail } from "../rules/rulesVersions";
 import { type ProgressRepair, progressRepairOf } from "./progressRepair";
 import { type ReaderState, readerState, readerStateOf } from "./readerState";
 
@@ -44,6 +47,11 @@ export interface RepairProgressOptions {
   onProgress?: (done: number, total: number) => void;
   /** Stops before the next reader (Ctrl-C): the report then says `interrupted`. */
   signal?: AbortSignal | undefined;
+  /**
+   * The achievements decided, with their instants (docs/rules.md#new-and-retired-achievements);
+   * by default those of the version in force, read once for the pass.
+   */
+  achievements?: readonly TimedAchievement[] | undefined;
 }
 
 /** What was (or, in a dry run, would be) repaired of one reader. */
@@ -176,6 +184,9 @@ export async function repairProgress(
 ): Promise<ProgressReport> {
   const readers: ReaderRepair[] = [];
   const { snapshot } = options;
+  const achievements =
+    options.achievements ?? compileVersion(await currentRulesOrFail(dynamo, options.tableName)).achievements;
+  options = { ...options, achievements };
   const pass = readersOf(dynamo, options);
   const interrupted = await forEachReader(pass.ids, options.signal, async (userId) => {
     readers.push(await repairReader(dynamo, options, userId, snapshot?.readers.get(userId)));
@@ -229,7 +240,10 @@ function rightInSnapshot(options: RepairProgressOptions, items: ReaderItems): bo
     const repair = progressRepairOf(state, { counts: options.counts });
     if (repair.keep.length + repair.unkeep.length + repair.list.length > 0 || repair.counts !== undefined)
       return false;
-    const due = achievementsOnTimeline(historyItemsOf(state.history).map(timelineAwardOf));
+    const due = achievementsOnTimeline(
+      historyItemsOf(state.history).map(timelineAwardOf),
+      options.achievements,
+    );
     return due.every(({ achievement }) => state.achievements.has(achievement));
   } catch {
     return false;
@@ -268,6 +282,7 @@ async function repairReader(
       earned: state.achievements,
       dryRun: options.dryRun,
       history: historyItemsOf(state.history),
+      achievements: options.achievements,
     });
     const due = settled.kind === "settled" ? settled.due : [];
     if (!options.dryRun)

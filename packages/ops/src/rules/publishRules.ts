@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import {
+  achievementTimesAfter,
   checkRulesChange,
   longestMemoryAfter,
   type RulesDocument,
@@ -104,6 +105,7 @@ async function commit(
                 publishedAt,
                 ...(options.note === undefined ? {} : { note: options.note }),
                 longestMemory: longestMemoryAfter(current.longestMemory, document),
+                achievementTimes: achievementTimesAfter(current, document, publishedAt),
               },
               ConditionExpression: "attribute_not_exists(pk)",
             },

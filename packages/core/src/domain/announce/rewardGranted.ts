@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { userIdSchema } from "../events/envelope";
 import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
-import { eventTypes } from "../rules/rules";
+import { eventTypeNameSchema } from "../rules/rulesDocument";
 import { guardItemFields, intentKeyOfGuard } from "../table/tableLayout";
 import { envelopeFields } from "./busEnvelope";
 import type { RewardAchieved } from "./rewardAchieved";
@@ -10,10 +10,19 @@ import type { RewardAchieved } from "./rewardAchieved";
 /** The fields every announcement of an award carries (docs/events.md, `reward.granted`). */
 const awardFields = {
   userId: userIdSchema,
-  eventType: z.enum(eventTypes).describe("the reading event that was paid"),
+  eventType: eventTypeNameSchema.describe(
+    "the reading event that was paid: a built-in type or one the site's rules define (docs/rules.md)",
+  ),
   intentKey: z.string().min(1).describe("what the award is for (see Duplicates are safe: the intent key)"),
   eventId: z.string().min(1).describe("the paid emission's CloudEvents id"),
   awardedAt: rfc3339,
+  rulesVersion: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("the version of the site's rules that paid it; absent: the built-in rules (version 0)"),
+  campaign: z.string().min(1).optional().describe("the campaign that made it pay more than its type's XP"),
 };
 
 /**
@@ -31,7 +40,11 @@ export const rewardGrantedSchema = z
     time: rfc3339.describe("when the award was committed (its awardedAt)"),
     data: z.object({
       ...awardFields,
-      xp: z.number().int().positive().describe("the XP paid"),
+      xp: z
+        .number()
+        .int()
+        .nonnegative()
+        .describe("the XP paid: 0 only for a rule that pays 0 (an award the cap left at 0 is not announced)"),
       requestedXp: z
         .number()
         .int()
@@ -101,7 +114,7 @@ export function revokeId(intentKey: string, awardedAt: string): string {
 export const guardImageSchema = z
   .object(guardItemFields)
   .omit({ messageId: true, expiresAt: true })
-  .extend({ type: z.enum(eventTypes), revokedReason: z.string().min(1).optional() });
+  .extend({ type: eventTypeNameSchema, revokedReason: z.string().min(1).optional() });
 
 export type GuardImage = z.infer<typeof guardImageSchema>;
 
@@ -114,6 +127,8 @@ function awardData(guard: GuardImage) {
     eventId: guard.eventId,
     awardedAt: guard.awardedAt,
     ...(guard.requested === undefined ? {} : { requestedXp: guard.requested }),
+    ...(guard.rulesVersion === undefined ? {} : { rulesVersion: guard.rulesVersion }),
+    ...(guard.campaign === undefined ? {} : { campaign: guard.campaign }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type GuardImage, grantId } from "../announce/rewardGranted";
 import { epochMsOfRfc3339, rfc3339DateTime as rfc3339 } from "../events/rfc3339";
-import { eventTypes } from "../rules/rules";
+import { eventTypeNameSchema } from "../rules/rulesDocument";
 import { AWARD_SK_PREFIX, historyItemKey, intentKeyOfGuard, TTL_ATTRIBUTE } from "../table/tableLayout";
 
 const DAY_SECONDS = 86_400;
@@ -12,9 +12,9 @@ export const historyItemSchema = z.object({
   sk: z.string().startsWith(AWARD_SK_PREFIX),
   /** The award's `reward.granted` id: the same for every copy of one award. */
   id: z.string().regex(/^grant-[A-Za-z0-9_-]{43}$/),
-  type: z.enum(eventTypes),
-  /** The event's validated data without userId: `{articleSlug}`, `{articleSlug, channel}`, `{day}`, `{}`. */
-  data: z.record(z.string(), z.string()),
+  type: eventTypeNameSchema,
+  /** The event's validated data without userId: `{articleSlug}`, `{articleSlug, channel}`, `{day}`, `{}`; a rule's integers as numbers. */
+  data: z.record(z.string(), z.union([z.string(), z.number()])),
   /** XP paid (0 when the daily cap left nothing). */
   xp: z.number().int().nonnegative(),
   /** What the rule asked for, only when the cap cut it. */
@@ -31,6 +31,11 @@ export const historyItemSchema = z.object({
   counted: z.boolean().optional(),
   /** Its guard's `seq`: its place in a transaction of several awards. */
   seq: z.number().int().nonnegative().optional(),
+  /** Its guard's facts under a published version (docs/rules.md#facts-are-recorded). */
+  rulesVersion: z.number().int().positive().optional(),
+  campaign: z.string().min(1).optional(),
+  units: z.number().int().nonnegative().optional(),
+  keepsDay: z.iso.date().optional(),
   /** Epoch seconds: awardedAt + REWARDS_HISTORY_DAYS days; absent when kept forever. */
   [TTL_ATTRIBUTE]: z.number().int().optional(),
 });
@@ -69,6 +74,10 @@ export function historyItemOf(guard: GuardImage, options: HistoryOptions): Histo
   if (guard.requested !== undefined) item.requestedXp = guard.requested;
   if (guard.counted !== undefined) item.counted = guard.counted;
   if (guard.seq !== undefined) item.seq = guard.seq;
+  if (guard.rulesVersion !== undefined) item.rulesVersion = guard.rulesVersion;
+  if (guard.campaign !== undefined) item.campaign = guard.campaign;
+  if (guard.units !== undefined) item.units = guard.units;
+  if (guard.keepsDay !== undefined) item.keepsDay = guard.keepsDay;
   if (guard.revokedAt !== undefined) item.revokedAt = guard.revokedAt;
   if (guard.revokedReason !== undefined) item.revokedReason = guard.revokedReason;
   if (options.historyDays > 0) {

@@ -1,6 +1,6 @@
 import { epochMsOfRfc3339 } from "../events/rfc3339";
-import { FIXED_ACHIEVEMENTS, meets, type Progress } from "./achievements";
-import { dayNumberOf } from "./keptDays";
+import { FIXED_ACHIEVEMENTS, meets, type Progress, type TimedAchievement } from "./achievements";
+import { dayNumberOf, keptDayOf, longestRun } from "./keptDays";
 import { levelOf } from "./levels";
 
 /**
@@ -93,23 +93,42 @@ function runThrough(kept: ReadonlyMap<number, number>, day: number): number {
  * Every achievement the timeline of `awards` earns, in the order earned, each at the first award
  * at which its condition held. Revocations lower counts, XP and kept days from their instant on
  * and never take back what was earned before it; a day is kept while any standing award keeps it.
+ *
+ * `achievements` (by default the built-in ones) may carry instants (docs/rules.md#new-and-retired-achievements):
+ * one added by a version counts from its `since` on — a reader who already meets it then earns it
+ * at that instant, with no grant — and one retired counts only before its `until`.
  */
-export function achievementsOnTimeline(awards: readonly TimelineAward[]): EarnedOnTimeline[] {
+export function achievementsOnTimeline(
+  awards: readonly TimelineAward[],
+  achievements: readonly TimedAchievement[] = FIXED_ACHIEVEMENTS,
+): EarnedOnTimeline[] {
   const counts = new Map<string, number>();
   const kept = new Map<number, number>();
   let xp = 0;
   const earned: EarnedOnTimeline[] = [];
   const done = new Set<string>();
-  const earn = (achievement: string, award: TimelineAward) => {
+  const earn = (achievement: string, earnedAt: string, grantId?: string) => {
     if (done.has(achievement)) return;
     done.add(achievement);
-    earned.push({
-      achievement,
-      earnedAt: award.awardedAt,
-      ...(award.announced ? { grantId: award.grantId } : {}),
-    });
+    earned.push({ achievement, earnedAt, ...(grantId === undefined ? {} : { grantId }) });
   };
-  for (const { kind, award } of timelineEvents(awards)) {
+  const windows = achievements.map((achievement) => ({
+    achievement,
+    since: achievement.since === undefined ? Number.NEGATIVE_INFINITY : epochMsOfRfc3339(achievement.since),
+    until: achievement.until === undefined ? Number.POSITIVE_INFINITY : epochMsOfRfc3339(achievement.until),
+  }));
+  // Added later: met at its `since` by what stood then, earned then.
+  const opening = windows.filter(({ since }) => Number.isFinite(since)).sort((a, b) => a.since - b.since);
+  const openBefore = (at: number) => {
+    while (opening.length > 0 && (opening[0] as (typeof opening)[number]).since <= at) {
+      const { achievement, since, until } = opening.shift() as (typeof opening)[number];
+      const standing = [...kept].filter(([, awards]) => awards > 0).map(([day]) => day);
+      const then: Progress = { counts: Object.fromEntries(counts), xp, longestRun: longestRun(standing) };
+      if (since < until && meets(achievement.when, then)) earn(achievement.id, achievement.since as string);
+    }
+  };
+  for (const { at, kind, award } of timelineEvents(awards)) {
+    openBefore(at);
     const step = kind === 0 ? 1 : -1;
     counts.set(award.type, (counts.get(award.type) ?? 0) + step);
     xp += step * award.xp;
@@ -119,11 +138,15 @@ export function achievementsOnTimeline(awards: readonly TimelineAward[]): Earned
     // Stryker disable next-line ConditionalExpression: equivalent (every condition met after a revocation was met before it)
     if (kind === 1) continue;
     // Stryker disable next-line ConditionalExpression: equivalent (a run through no day is 1, below every streak's length)
-    const run = award.keepsDay === undefined ? 0 : runThrough(kept, award.keepsDay);
-    const now: Progress = { counts: Object.fromEntries(counts), xp, longestRun: run };
-    for (const { id, when } of FIXED_ACHIEVEMENTS) if (meets(when, now)) earn(id, award);
-    for (let level = 2; level <= levelOf(xp).level; level++) earn(`level-${level}`, award);
+    const through = award.keepsDay === undefined ? 0 : runThrough(kept, award.keepsDay);
+    const now: Progress = { counts: Object.fromEntries(counts), xp, longestRun: through };
+    const grant = award.announced ? award.grantId : undefined;
+    for (const { achievement, since, until } of windows)
+      if (since <= at && at < until && meets(achievement.when, now))
+        earn(achievement.id, award.awardedAt, grant);
+    for (let level = 2; level <= levelOf(xp).level; level++) earn(`level-${level}`, award.awardedAt, grant);
   }
+  openBefore(Number.POSITIVE_INFINITY);
   return earned;
 }
 
@@ -136,7 +159,8 @@ export interface TimelineSource {
   awardedAt: string;
   revokedAt?: string | undefined;
   seq?: number | undefined;
-  data: Readonly<Record<string, string>>;
+  data: Readonly<Record<string, string | number>>;
+  keepsDay?: string | undefined;
 }
 
 /**
@@ -144,7 +168,7 @@ export interface TimelineSource {
  * 0 (`requestedXp` with 0 paid) announced nothing, so it is never an achievement's `grantId`.
  */
 export function timelineAwardOf(item: TimelineSource): TimelineAward {
-  const day = item.type === "streak.day" ? item.data.day : undefined;
+  const day = keptDayOf(item);
   return {
     grantId: item.id,
     type: item.type,

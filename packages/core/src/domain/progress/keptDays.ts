@@ -7,6 +7,21 @@
 
 const DAY_MS = 86_400_000;
 
+/**
+ * The day an award keeps for streaks: what its guard recorded (`keepsDay`, a `keepsStreak`
+ * type's day under a published version), else a built-in `streak.day`'s `day`. Never re-derived
+ * from a version of the rules (docs/rules.md#facts-are-recorded). Pure.
+ */
+export function keptDayOf(award: {
+  type: string;
+  keepsDay?: string | undefined;
+  data?: Readonly<Record<string, string | number>> | undefined;
+}): string | undefined {
+  if (award.keepsDay !== undefined) return award.keepsDay;
+  const day = award.type === "streak.day" ? award.data?.day : undefined;
+  return typeof day === "string" ? day : undefined;
+}
+
 /** `2026-12-03` → its day number (days since 1970-01-01). */
 export function dayNumberOf(day: string): number {
   return Math.floor(Date.parse(`${day}T00:00:00Z`) / DAY_MS);

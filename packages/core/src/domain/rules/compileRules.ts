@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { userIdSchema } from "../events/envelope";
 import { text } from "../events/text";
+import type { TimedAchievement } from "../progress/achievements";
+import { type AchievementTimes, timedAchievementsOf } from "./achievementTimes";
 import { BUILTIN_RULES } from "./builtinRules";
 import { checkRules } from "./checkRules";
 import { type LongestMemory, longerMemory, type Memory, memoryOf } from "./checkRulesChange";
@@ -45,6 +47,8 @@ export interface CompiledRules {
   types: ReadonlyMap<string, CompiledType>;
   /** Its campaigns, judged on an award's event time (`campaignPay`). */
   campaigns: readonly Campaign[];
+  /** Its achievements with the instants they count between (timedAchievementsOf). */
+  achievements: readonly TimedAchievement[];
 }
 
 function fieldSchema(field: RulesField): z.ZodType {
@@ -103,13 +107,19 @@ export function compileRules(
   document: RulesDocument,
   longestMemory: LongestMemory = memoryOf(document),
   version = 0,
+  achievementTimes?: AchievementTimes,
 ): CompiledRules {
   const types = new Map<string, CompiledType>();
   for (const [type, rule] of Object.entries(document.types))
     types.set(type, compileType(type, rule, longestMemory[type]));
   // A day's total needs no figure of its own: a capped type remembers at most 90 days
   // (checkRules), the built-in capped types' 90 that dayTotalExpiresAt keeps it for.
-  return { version, types, campaigns: document.campaigns };
+  return {
+    version,
+    types,
+    campaigns: document.campaigns,
+    achievements: timedAchievementsOf({ document, achievementTimes }),
+  };
 }
 
 let builtin: CompiledRules | undefined;
@@ -127,9 +137,14 @@ export function builtinCompiled(): CompiledRules {
 
 /** A version read from the table (or version 0), compiled: what a function or a command judges by. Pure. */
 export function compileVersion(
-  version: Readonly<{ version: number; document: RulesDocument; longestMemory: LongestMemory }>,
+  version: Readonly<{
+    version: number;
+    document: RulesDocument;
+    longestMemory: LongestMemory;
+    achievementTimes?: AchievementTimes | undefined;
+  }>,
 ): CompiledRules {
   return version.version === 0
     ? builtinCompiled()
-    : compileRules(version.document, version.longestMemory, version.version);
+    : compileRules(version.document, version.longestMemory, version.version, version.achievementTimes);
 }

@@ -19,6 +19,14 @@ export const MAX_FIELD_LENGTH = 512;
 
 /** An event type's name: dotted lowercase words; `reward.*` are the bus's own events. */
 export const TYPE_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/;
+/**
+ * An event type as guards, history items and announcements carry it: a built-in one or any a
+ * version defines (docs/rules.md) — never checked against one version's list, since every fact
+ * is taken from the guard (a type retired since still reads).
+ */
+export const eventTypeNameSchema = z
+  .string()
+  .regex(TYPE_NAME, "must be an event type name (dotted lowercase words)");
 /** A data field's name: a JSON identifier the intent key and the history can carry. */
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** An achievement's or a campaign's id. */

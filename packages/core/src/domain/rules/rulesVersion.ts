@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type AchievementTimes, achievementTimesSchema } from "./achievementTimes";
 import { BUILTIN_RULES, BUILTIN_RULES_VERSION } from "./builtinRules";
 import { checkRules } from "./checkRules";
 import { longerMemory, type Memory, memoryOf } from "./checkRulesChange";
@@ -27,6 +28,8 @@ export const rulesVersionItemSchema = z.object({
   note: z.string().optional(),
   /** Each type's longest memory over every version up to this one: what the next may not exceed. */
   longestMemory: z.record(z.string(), memory),
+  /** When each achievement added or retired since version 0 began or stopped counting. */
+  achievementTimes: achievementTimesSchema.optional(),
 });
 
 /** A version a function may use: checked, its digest verified. */
@@ -38,6 +41,8 @@ export interface RulesVersion {
   document: RulesDocument;
   digest: string;
   longestMemory: Readonly<Record<string, Memory>>;
+  /** When achievements added or retired by published versions began or stopped counting (achievementTimes.ts). */
+  achievementTimes?: AchievementTimes | undefined;
 }
 
 /** Version 0: the built-in rules, in force while nothing is published. */
@@ -89,6 +94,14 @@ export function verifiedVersion(pointerItem: unknown, versionItem: unknown): Ver
         why: `version ${version}'s longestMemory for ${type} (${longest ?? "none"}) is shorter than its memory (${rule.memory})`,
       };
   }
+  // Not covered by the digest either: no achievement counts from after its own version's publish.
+  for (const [id, times] of Object.entries(item.data.achievementTimes ?? {}))
+    for (const at of [times.since, times.retiredAt])
+      if (at !== undefined && Date.parse(at) > Date.parse(item.data.publishedAt))
+        return {
+          ok: false,
+          why: `version ${version}'s achievementTimes for ${id} (${at}) are after its publishedAt (${item.data.publishedAt})`,
+        };
   const actual = rulesDigest(checked.document);
   if (actual !== item.data.digest || actual !== pointer.data.digest)
     return {
@@ -104,6 +117,7 @@ export function verifiedVersion(pointerItem: unknown, versionItem: unknown): Ver
       document: checked.document,
       digest: actual,
       longestMemory: item.data.longestMemory,
+      ...(item.data.achievementTimes === undefined ? {} : { achievementTimes: item.data.achievementTimes }),
     },
   };
 }

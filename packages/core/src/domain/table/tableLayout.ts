@@ -42,7 +42,18 @@ export function dayTotalKey(userId: string, day: string): { pk: string; sk: stri
  * the map does not exist, and the first award creates the profile.
  */
 export function countAttribute(type: string): string {
-  return `count:${type}`;
+  return `${COUNT_PREFIX}${type}`;
+}
+
+const COUNT_PREFIX = "count:";
+
+/** Every type's count a profile holds (`count:<type>` attributes, whatever the type): `{ type: n }`. Pure. */
+export function countsOfProfile(profile: Readonly<Record<string, unknown>>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const [name, value] of Object.entries(profile))
+    if (name.startsWith(COUNT_PREFIX) && typeof value === "number")
+      counts[name.slice(COUNT_PREFIX.length)] = value;
+  return counts;
 }
 
 /**
@@ -191,8 +202,8 @@ export const guardItemFields = {
   revocationId: z.string().optional(),
   /** The event's time (docs/events.md#event-time): absent on a guard written before the history. */
   eventTime: rfc3339.optional(),
-  /** The event's validated `data` without `userId`: absent on a guard written before the history. */
-  data: z.record(z.string(), z.string()).optional(),
+  /** The event's validated `data` without `userId` (a rule's integer fields as numbers): absent on a guard written before the history. */
+  data: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   /**
    * Whether its award was added to the profile's count of its type (docs/reading.md#counts):
    * true on every guard written since; absent on one written before counts were kept, whose
@@ -201,6 +212,19 @@ export const guardItemFields = {
   counted: z.boolean().optional(),
   /** Its place (0, 1, …) in a transaction of several awards: the timeline's order at one instant. */
   seq: z.number().int().nonnegative().optional(),
+  /**
+   * Under a published version (docs/rules.md#facts-are-recorded): the version that paid it, and
+   * what it implied — every reader of the guard takes them from here, never from its own rules.
+   */
+  rulesVersion: z.number().int().positive().optional(),
+  /** The campaign that made it pay more than its type's XP. */
+  campaign: z.string().min(1).optional(),
+  /** A per-unit rule's units, those of the copy that committed. */
+  units: z.number().int().nonnegative().optional(),
+  /** Whether it counted toward the daily cap. */
+  capped: z.boolean().optional(),
+  /** The day it keeps for streaks (a `keepsStreak` type's `day`). */
+  keepsDay: z.iso.date().optional(),
 } as const;
 
 /** The intent key a guard item is for, read from its partition key. */
