@@ -16,6 +16,8 @@ import {
   levelOf,
   profileKey,
   progressKey,
+  RULES_CURRENT_SK,
+  RULES_PK,
   streakOf,
   weekKey,
 } from "@rewards/core";
@@ -24,6 +26,7 @@ import { boardPage, type Query, rankFromTops, shardTops } from "./boardReads";
 import { encodeCursor } from "./historyCursor";
 import { AWARD_SK_END, AWARD_SK_PREFIX, userPartition } from "./historyLayout";
 import { type ReaderOptions, validateReaderOptions } from "./readerOptions";
+import { type RulesView, rulesViewOf } from "./readerRules";
 import type { Achievements, Board, HistoryPage, Profile } from "./readerSchemas";
 import {
   checkedBoardCursor,
@@ -33,6 +36,7 @@ import {
   checkedUserId,
   checkedWeek,
 } from "./readInput";
+import { createRulesCache } from "./rulesCache";
 import {
   newReader,
   readAchievementItem,
@@ -81,6 +85,12 @@ export interface Reader {
   history(userId: string, options?: HistoryOptions): Promise<HistoryPage>;
   /** One page of a week's board, most XP first (docs/board.md). One round trip. */
   board(options?: BoardOptions): Promise<Board>;
+  /**
+   * The rules in force (docs/reading.md#the-rules): types, achievements, running and coming
+   * campaigns. Read at most every `rulesRefreshSeconds`; RulesUnavailableError when no version
+   * may be shown.
+   */
+  rules(): Promise<RulesView>;
 }
 
 type Item = Record<string, AttributeValue>;
@@ -103,7 +113,7 @@ const NO_SUCH_TABLE = "ResourceNotFoundException";
  * variable, no logger, nothing at import); every read is strongly consistent.
  */
 export function createReader(options: ReaderOptions): Reader {
-  const { dailyCap, boardShards } = validateReaderOptions(options);
+  const { dailyCap, boardShards, rulesRefreshSeconds } = validateReaderOptions(options);
   const { tableName } = options;
   const clock = options.clock ?? (() => new Date());
   let ownClient: DynamoDBClient | undefined;
@@ -129,7 +139,7 @@ export function createReader(options: ReaderOptions): Reader {
    * it leaves unprocessed (throttling) are asked again after a backoff, within its bound
    * (unprocessedKeysBackoff.ts); past it, ThrottledReadError.
    */
-  async function profileItems(userId: string, day: string | undefined, week: string) {
+  async function profileItems(userId: string, day: string | undefined, week: string, withRules: boolean) {
     const profile = profileKey(userId);
     const streak = progressKey(userId);
     const weekItem = weekKey(userId, week);
@@ -139,6 +149,8 @@ export function createReader(options: ReaderOptions): Reader {
       marshall(streak),
       marshall(weekItem),
       ...(dayTotal ? [marshall(dayTotal)] : []),
+      // The rules' CURRENT when due: in this same call, no round trip of its own.
+      ...(withRules ? [rules.pointerKey] : []),
     ];
     const found: Record<string, unknown>[] = [];
     const started = performance.now();
@@ -164,6 +176,9 @@ export function createReader(options: ReaderOptions): Reader {
       streakItem: found.find((item) => item.sk === streak.sk),
       weekXp: readWeekItem(found.find((item) => item.sk === weekItem.sk)),
       dayXp: found.filter((item) => item.sk === dayTotal?.sk).reduce((_, item) => readDayItem(item), 0),
+      pointer: withRules
+        ? found.find((item) => item.pk === RULES_PK && item.sk === RULES_CURRENT_SK)
+        : undefined,
     };
   }
 
@@ -203,6 +218,7 @@ export function createReader(options: ReaderOptions): Reader {
   }
 
   const query: Query = (input) => answerOf(client().send(new QueryCommand(input)));
+  const rules = createRulesCache({ client, tableName, refreshSeconds: rulesRefreshSeconds, answerOf });
   const board = { tableName, shards: boardShards };
 
   return {
@@ -212,16 +228,17 @@ export function createReader(options: ReaderOptions): Reader {
       const now = clock();
       const { day, fromSk } = todayOf(now);
       const week = isoWeekOf(now.getTime());
+      const withRules = rules.due(now.getTime());
       // One round trip: the items, the board's shard tops and, without a cap, today's history, in parallel.
-      const [{ profileItem, streakItem, weekXp, dayXp }, tops] = await Promise.all([
+      const [{ profileItem, streakItem, weekXp, dayXp, pointer }, tops] = await Promise.all([
         dailyCap === undefined
-          ? Promise.all([profileItems(id, undefined, week), earnedOn(id, day, fromSk)]).then(
+          ? Promise.all([profileItems(id, undefined, week, withRules), earnedOn(id, day, fromSk)]).then(
               ([items, xp]) => ({
                 ...items,
                 dayXp: xp,
               }),
             )
-          : profileItems(id, day, week),
+          : profileItems(id, day, week, withRules),
         shardTops(query, board, week).catch(withoutTheBoard),
       ]);
       const rank =
@@ -229,6 +246,11 @@ export function createReader(options: ReaderOptions): Reader {
           ? undefined
           : await rankFromTops(query, board, week, id, weekXp, tops).catch(withoutTheBoard);
       const stored = profileItem === undefined ? newReader() : readProfileItem(profileItem);
+      // Every type of the rules in force is counted (0 when none); counts never wait on the rules.
+      const inForce = withRules
+        ? await rules.settle(pointer, now.getTime()).catch(() => rules.last())
+        : rules.last();
+      for (const type of Object.keys(inForce?.document.types ?? {})) stored.counts[type] ??= 0;
       return {
         userId: id,
         xp: stored.xp,
@@ -268,7 +290,12 @@ export function createReader(options: ReaderOptions): Reader {
         found.push(...(answer.Items ?? []).map((item) => unmarshall(item)));
         start = answer.LastEvaluatedKey;
       } while (start !== undefined);
-      const achievements = found.map(readAchievementItem);
+      // Titles as the rules in force give them (a title changed since it was earned reads as now).
+      const inForce = await rules.current(clock().getTime()).catch(() => rules.last());
+      const titles = new Map(inForce?.document.achievements.map((each) => [each.id, each.title]));
+      const achievements = found
+        .map(readAchievementItem)
+        .map((achievement) => ({ ...achievement, title: titles.get(achievement.id) ?? achievement.title }));
       // Newest first; one instant's in id order, so the answer is the same every time.
       achievements.sort((a, b) => b.earnedAt.localeCompare(a.earnedAt) || a.id.localeCompare(b.id));
       return { achievements };
@@ -316,6 +343,11 @@ export function createReader(options: ReaderOptions): Reader {
       const week = asked ?? from?.week ?? isoWeekOf(clock().getTime());
       const { entries, next } = await boardPage(query, board, week, limit, from);
       return { week, entries, ...(next ? { cursor: encodeBoardCursor({ week, ...next }) } : {}) };
+    },
+
+    async rules() {
+      const now = clock();
+      return rulesViewOf(await rules.current(now.getTime()), now);
     },
   };
 }

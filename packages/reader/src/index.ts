@@ -6,12 +6,13 @@
  * const profile = await reader.profile("user123");
  * const { awards, cursor } = await reader.history("user123", { limit: 20 });
  * const { week, entries } = await reader.board({ limit: 20 });
+ * const { version, achievements, campaigns } = await reader.rules();
  * ```
  *
  * Embeddable: it reads its options and nothing else, logs nothing, does nothing at import.
  * Its errors are classes to switch on (docs/reading.md#errors): InvalidReadInput (bad input,
  * its `parameter`), InvalidReaderOption, TableNotFoundError, ThrottledReadError,
- * UnreadableItemError.
+ * UnreadableItemError, RulesUnavailableError.
  */
 
 export { LEVEL_FLOORS, LEVEL_STEP, type Level, levelFloor, levelOf } from "@rewards/core";
@@ -25,6 +26,7 @@ export {
 export { InvalidReaderOption, type ReaderOptionName } from "./invalidReaderOption";
 export { InvalidReadInput, READ_PARAMETERS, type ReadParameter } from "./invalidReadInput";
 export type { ReaderOptions } from "./readerOptions";
+export { type RulesView, rulesViewSchema } from "./readerRules";
 export {
   type Achievement,
   type Achievements,
@@ -51,6 +53,7 @@ export {
   todaySchema,
 } from "./readerSchemas";
 export { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from "./readInput";
+export { RulesUnavailableError } from "./rulesCache";
 export { TableNotFoundError } from "./tableNotFoundError";
 export { ThrottledReadError } from "./throttledReadError";
 export { UnreadableItemError } from "./unreadableItemError";

@@ -1,5 +1,11 @@
 /** The options of `createReader` it checks: what `InvalidReaderOption.option` names. */
-export type ReaderOptionName = "options" | "tableName" | "dailyCap" | "boardShards" | "clock";
+export type ReaderOptionName =
+  | "options"
+  | "tableName"
+  | "dailyCap"
+  | "boardShards"
+  | "rulesRefreshSeconds"
+  | "clock";
 
 /**
  * An option `createReader` refuses when the reader is made (a configuration mistake, not a

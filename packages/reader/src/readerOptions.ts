@@ -1,5 +1,6 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DEFAULT_BOARD_SHARDS } from "@rewards/core";
+import { DEFAULT_RULES_REFRESH_SECONDS } from "@rewards/core/deploy";
 import { InvalidReaderOption } from "./invalidReaderOption";
 
 export interface ReaderOptions {
@@ -23,6 +24,11 @@ export interface ReaderOptions {
    * (docs/board.md#sharding).
    */
   boardShards?: number;
+  /**
+   * How often the reader re-reads the rules' `CURRENT` at most, in seconds (the stage's
+   * `REWARDS_RULES_REFRESH_SECONDS`): 30 unless given (docs/reading.md#the-rules).
+   */
+  rulesRefreshSeconds?: number;
   /** Where "now" comes from (today's UTC date); `() => new Date()` unless given. For tests. */
   clock?: () => Date;
 }
@@ -38,6 +44,7 @@ function shown(value: unknown): string {
 export function validateReaderOptions(options: ReaderOptions): {
   dailyCap: number | undefined;
   boardShards: number;
+  rulesRefreshSeconds: number;
 } {
   if (typeof options !== "object" || options === null)
     throw new InvalidReaderOption("options", `an object is required, not ${shown(options)}`);
@@ -63,8 +70,18 @@ export function validateReaderOptions(options: ReaderOptions): {
       "boardShards",
       `a whole number from 1 to 1,000 (the deploy output boardShards), not ${shown(shards)}`,
     );
+  const refresh: unknown = options.rulesRefreshSeconds;
+  if (
+    refresh !== undefined &&
+    !(typeof refresh === "number" && Number.isInteger(refresh) && refresh >= 1 && refresh <= 3600)
+  )
+    throw new InvalidReaderOption(
+      "rulesRefreshSeconds",
+      `a whole number of seconds from 1 to 3,600 (the stage's REWARDS_RULES_REFRESH_SECONDS), not ${shown(refresh)}`,
+    );
   return {
     dailyCap: cap === undefined || cap === 0 ? undefined : cap,
     boardShards: shards === undefined ? DEFAULT_BOARD_SHARDS : shards,
+    rulesRefreshSeconds: refresh === undefined ? DEFAULT_RULES_REFRESH_SECONDS : refresh,
   };
 }

@@ -37,8 +37,9 @@ export const countsSchema = z
       typeof count
     >,
   )
+  .catchall(count.describe("awards of a type the site's rules define"))
   .describe(
-    "the number of awards per event type, every type present (0 when none): 0-XP ones included (the daily cap left nothing to pay), less the revoked ones",
+    "the number of awards per event type, every built-in type and every type of the rules in force present (0 when none): 0-XP ones included, less the revoked ones",
   );
 
 export const streakSchema = z

@@ -1,4 +1,4 @@
-import { countAttribute, eventTypes } from "@rewards/core";
+import { countAttribute, countsOfProfile, eventTypes } from "@rewards/core";
 import { z } from "zod";
 import { type Achievement, type Counts, type HistoryAward, historyAwardSchema } from "./readerSchemas";
 import { UnreadableItemError } from "./unreadableItemError";
@@ -9,7 +9,7 @@ const storedCountsShape = Object.fromEntries(
 );
 
 /** The profile item's attributes the reader uses (docs/reading.md#the-items-it-reads). */
-const storedProfileSchema = z.object({
+const storedProfileSchema = z.looseObject({
   xp: z.number().int(),
   awards: z.number().int().nonnegative(),
   updatedAt: z.string().optional(),
@@ -65,10 +65,10 @@ export const newReader = (): StoredProfile => ({ xp: 0, awards: 0, counts: count
  * revocation takes 1 off its type's count, so revoking an award paid before the profile kept
  * counts (docs/reading.md#counts) leaves −1 where there was none.
  */
-function countsOf(stored: Record<string, number | undefined>): Counts {
-  const counts = Object.fromEntries(
-    eventTypes.map((type) => [type, Math.max(0, stored[countAttribute(type)] ?? 0)]),
-  );
+function countsOf(stored: Record<string, unknown>): Counts {
+  const counts: Record<string, number> = Object.fromEntries(eventTypes.map((type) => [type, 0]));
+  // A site's own types too (docs/rules.md): every count the profile holds.
+  for (const [type, count] of Object.entries(countsOfProfile(stored))) counts[type] = Math.max(0, count);
   return counts as Counts;
 }
 

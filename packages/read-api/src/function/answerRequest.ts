@@ -52,5 +52,7 @@ function bodyOf(reader: Reader, route: Exclude<Route, { kind: "problem" }>): Pro
       return reader.history(route.userId, pageGiven(route));
     case "board":
       return reader.board({ ...(route.week === undefined ? {} : { week: route.week }), ...pageGiven(route) });
+    case "rules":
+      return reader.rules();
   }
 }

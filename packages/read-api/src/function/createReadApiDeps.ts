@@ -12,6 +12,7 @@ export function createReadApiDeps(env: Environment = process.env): ReadApiDeps {
       tableName: config.TABLE_NAME,
       client: createDynamoBaseClient(config),
       boardShards: config.REWARDS_BOARD_SHARDS,
+      rulesRefreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
       ...(config.REWARDS_DAILY_XP_CAP === undefined ? {} : { dailyCap: config.REWARDS_DAILY_XP_CAP }),
     }),
     logger: createLogger({ level: config.logLevel, name: "rewards-read-api" }),

@@ -6,6 +6,7 @@ import {
   MAX_PAGE_LIMIT,
   profileSchema,
   READ_PARAMETERS,
+  rulesViewSchema,
 } from "@rewards/reader";
 import { z } from "zod";
 import { problemTypes } from "./problem";
@@ -189,6 +190,21 @@ export function readerOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      [ROUTES.rules]: {
+        get: {
+          operationId: "getRules",
+          summary:
+            "the rules in force: every type, the achievements, running and coming campaigns (docs/rules.md); version 0 when nothing is published",
+          responses: {
+            "200": {
+              description: "the rules in force",
+              headers: noStore,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Rules" } } },
+            },
+            ...failures,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: {
@@ -205,6 +221,7 @@ export function readerOpenApiDocument(): Record<string, unknown> {
         HistoryPage: component(historyPageSchema),
         Achievements: component(achievementsSchema),
         Board: component(boardSchema),
+        Rules: component(rulesViewSchema),
         Problem: component(problemSchema),
       },
     },

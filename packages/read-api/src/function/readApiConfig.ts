@@ -8,6 +8,7 @@ import {
   type LogLevel,
   readConfig,
   requiredText,
+  rulesRefreshVariable,
   sdkVariables,
   stageVariable,
 } from "@rewards/core/deploy";
@@ -21,6 +22,8 @@ const readApiConfigSchema = z.object({
   REWARDS_DAILY_XP_CAP: dailyCapVariable(),
   /** The history writer's board shards, from the same stage setting: fewer would miss entries. */
   REWARDS_BOARD_SHARDS: boardShardsVariable().default(DEFAULT_BOARD_SHARDS),
+  /** How often `GET /rules` and the profile's counts re-read the rules' CURRENT at most. */
+  REWARDS_RULES_REFRESH_SECONDS: rulesRefreshVariable(),
   ...functionLogVariables,
   /** The stage its metrics carry (their `stage` dimension). */
   REWARDS_STAGE: stageVariable(),

@@ -6,6 +6,7 @@ export type Route =
   | { kind: "awards"; userId: string; limit?: number; cursor?: string }
   | { kind: "achievements"; userId: string }
   | { kind: "board"; week?: string; limit?: number; cursor?: string }
+  | { kind: "rules" }
   | { kind: "problem"; problem: Problem; allow?: string; route: string };
 
 /** The route templates, as the logs and metrics name them (never with the user's id). */
@@ -14,6 +15,7 @@ export const ROUTES = {
   awards: "/users/{userId}/awards",
   achievements: "/users/{userId}/achievements",
   board: "/board",
+  rules: "/rules",
 } as const;
 
 export interface RequestLine {
@@ -56,9 +58,12 @@ function pageOf(
 
 /**
  * `GET /users/{userId}?timeZone=`, `GET /users/{userId}/awards?limit=&cursor=`,
- * `GET /users/{userId}/achievements` and `GET /board?week=&limit=&cursor=`; the rest 404 or 405.
+ * `GET /users/{userId}/achievements`, `GET /board?week=&limit=&cursor=` and `GET /rules`; the
+ * rest 404 or 405.
  */
 export function routeOf(request: RequestLine): Route {
+  if (/^\/rules\/?$/.test(request.path))
+    return request.method === "GET" ? { kind: "rules" } : notAllowed(request.method, ROUTES.rules);
   if (/^\/board\/?$/.test(request.path)) {
     if (request.method !== "GET") return notAllowed(request.method, ROUTES.board);
     const page = pageOf(ROUTES.board, request.query);
@@ -74,7 +79,7 @@ export function routeOf(request: RequestLine): Route {
       kind: "problem",
       problem: problemOf(
         "notFound",
-        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements and GET /board`,
+        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements, GET /board and GET /rules`,
       ),
       route: "unmatched",
     };
