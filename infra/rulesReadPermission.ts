@@ -1,4 +1,4 @@
-import { RULES_PK } from "@rewards/core";
+import { RULES_PK } from "@rewards/core/deploy";
 
 /**
  * Reading the site's rules (docs/rules.md#at-run-time): `CURRENT` and a `V#` item (GetItem), and

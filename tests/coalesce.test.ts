@@ -26,8 +26,14 @@ let seq = 0;
 const newUser = (label: string) => `${label}-${++seq}`;
 
 type TestDeps = WorkerDeps & { env: Record<string, string> };
+// Version 0, no rules read: these tests count the award's own calls (the rules' reads: tests/rulesWorker.test.ts).
 function depsFor(env: Record<string, string>, extra: Record<string, string> = {}): TestDeps {
-  return { ...createWorkerDeps({ ...env, LOG_LEVEL: "silent", ...extra }), emitMetrics: () => {}, env };
+  return {
+    ...createWorkerDeps({ ...env, LOG_LEVEL: "silent", ...extra }),
+    rules: undefined,
+    emitMetrics: () => {},
+    env,
+  };
 }
 
 /** Every TransactWriteItems the deps' client sends, as parsed request bodies. */

@@ -45,6 +45,8 @@ function depsFor(env: Record<string, string>, extra: Record<string, string> = {}
   );
   return {
     ...createWorkerDeps({ ...env, LOG_LEVEL: "silent", ...extra }),
+    // Version 0, no rules read: these tests count the award's own calls.
+    rules: undefined,
     logger,
     emitMetrics: (line) => metrics.push(line),
     retryPolicy: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2000 },

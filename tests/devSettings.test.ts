@@ -1,7 +1,18 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { boardShardOf, isoWeekOf, weekExpiresAt } from "@rewards/core";
 import { createDynamoClient } from "@rewards/core/aws";
-import { completed, exportedEnv, HANG_GUARD_MS, runCli, startCli, waitFor } from "@rewards/testing";
+import {
+  completed,
+  exportedEnv,
+  HANG_GUARD_MS,
+  rulesWith,
+  runCli,
+  startCli,
+  waitFor,
+} from "@rewards/testing";
 import { describe, expect, it } from "vitest";
 
 /**
@@ -17,6 +28,8 @@ const SETTINGS = {
   REWARDS_HISTORY_DAYS: "30",
   REWARDS_CONCURRENCY: "7",
   REWARDS_DAILY_XP_CAP: "1000",
+  // The checks' refresh: a version published pays within seconds.
+  REWARDS_RULES_REFRESH_SECONDS: "2",
   // Read as the functions read it: printed as `warn`.
   LOG_LEVEL: "WARNING",
 };
@@ -95,6 +108,34 @@ describe("rewards dev: the shell's stage settings", () => {
       } finally {
         doc.destroy();
       }
+
+      // The worker re-reads the rules every REWARDS_RULES_REFRESH_SECONDS: a version published
+      // now pays from its next batches (the default 30 s would outlast this wait).
+      const rulesFile = join(await mkdtemp(join(tmpdir(), "dev-rules-")), "rules.json");
+      await writeFile(
+        rulesFile,
+        JSON.stringify(
+          rulesWith((rules) => {
+            (rules.types["article.completed"] as { xp: number }).xp = 25;
+          }),
+        ),
+      );
+      expect((await runCli(["rules", "publish", rulesFile], env)).code).toBe(0);
+      let tries = 0;
+      expect(
+        await waitFor(
+          async () => {
+            const reader = `dev-set-next-${++tries}`;
+            await runCli(["publish", "-"], env, `${completed(reader, "a")}\n`);
+            const seen = async () =>
+              ((await (await fetch(`${env.READER_URL}/users/${reader}`)).json()) as { xp: number }).xp;
+            await waitFor(async () => (await seen()) > 0, { timeoutMs: HANG_GUARD_MS });
+            return (await seen()) === 25;
+          },
+          // Within a few refresh periods of 2 s; 30 s (the default) would not make it.
+          { timeoutMs: 15_000, intervalMs: 200 },
+        ),
+      ).toBe(true);
     } finally {
       dev.child.kill("SIGINT");
       expect(await dev.exited, dev.output().stderr).toBe(0);

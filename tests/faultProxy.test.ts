@@ -119,6 +119,8 @@ describe("the worker through the proxy: a transaction that commits while its ans
     ]);
     const deps = {
       ...createWorkerDeps({ ...env, LOG_LEVEL: "silent", AWS_ENDPOINT_URL_DYNAMODB: proxy.endpoint }),
+      // Version 0, no rules read: the proxy counts the award's own calls.
+      rules: undefined,
       emitMetrics: () => {},
       retryPolicy: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5, maxElapsedMs: 2000 },
     };

@@ -283,10 +283,10 @@ describe("rewards history rebuild", () => {
     ]);
     expect(writes(operations)).toEqual([]);
 
-    // A guard the writer cannot read either (a type it does not know): named, exit 1.
+    // A guard the writer cannot read either (no type name at all): named, exit 1.
     const odd = guardKey(key(v, "odd"));
     await dynamo.send(
-      new PutCommand({ TableName: table.tableName, Item: { ...guardC, ...odd, type: "article.liked" } }),
+      new PutCommand({ TableName: table.tableName, Item: { ...guardC, ...odd, type: "Article Liked" } }),
     );
     const unreadable = await rebuild(["--user", v, "--json"]);
     expect(unreadable.code).toBe(1);
@@ -295,8 +295,7 @@ describe("rewards history rebuild", () => {
       unreadable: [
         {
           pk: odd.pk,
-          reason:
-            'type: Invalid option: expected one of "article.completed"|"article.shared"|"streak.day"|"signup.completed"',
+          reason: "type: must be an event type name (dotted lowercase words)",
         },
       ],
     });

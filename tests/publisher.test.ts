@@ -41,14 +41,19 @@ describe("createPublisher against the local stack", () => {
       publisher.events.articleCompleted({ userId: `u${i}`, articleSlug: "slug" }),
     );
     events.splice(3, 0, { ...publisher.events.signupCompleted({ userId: "x" }), data: { userId: "" } });
-    events.splice(20, 0, { ...publisher.events.signupCompleted({ userId: "x" }), type: "article.liked" });
+    events.splice(20, 0, { ...publisher.events.signupCompleted({ userId: "x" }), type: "Article Liked" });
     const results = await publisher.publish(events);
     expect(results.map((r) => r.index)).toEqual(Array.from({ length: 27 }, (_, i) => i));
     expect(results.filter((r) => r.ok)).toHaveLength(25);
     expect(results[3]).toMatchObject({ ok: false, issues: [{ path: "data.userId" }] });
     expect(results[20]).toMatchObject({
       ok: false,
-      issues: [{ path: "type", message: 'no reward rule for type "article.liked"' }],
+      issues: [
+        {
+          path: "type",
+          message: '"Article Liked" is no event type name: dotted lowercase words, not reward.*',
+        },
+      ],
     });
 
     expect(await visibleCount()).toBe(25);
@@ -65,6 +70,24 @@ describe("createPublisher against the local stack", () => {
       });
       expect(message?.MessageAttributes?.specversion).toEqual({ DataType: "String", StringValue: "1.0" });
     }
+  });
+
+  it("any type a site's rules may define is sent as it is (docs/rules.md): only its name and data.userId are checked here", async () => {
+    const publisher = createPublisher({ queueUrl: stack.resources.queueUrl, client: sqs, source: "/tests" });
+    const podcast = {
+      ...publisher.events.signupCompleted({ userId: "x" }),
+      type: "podcast.listened",
+      data: { userId: "u1", episode: "e1", minutes: 25 },
+    };
+    const results = await publisher.publish([
+      podcast,
+      { ...podcast, type: "reward.granted" },
+      { ...podcast, data: { episode: "e1" } },
+    ]);
+    expect(results.map((result) => result.ok)).toEqual([true, false, false]);
+    expect(results[2]).toMatchObject({ issues: [{ path: "data.userId" }] });
+    const messages = await drain(sqs, stack.resources.queueUrl);
+    expect(messages.map((message) => JSON.parse(message.Body ?? "").data)).toEqual([podcast.data]);
   });
 
   it("an event over SQS's 1 MiB limit is an ok:false result, not a throw", async () => {

@@ -352,7 +352,8 @@ describe("@rewards/reader on the local stack", () => {
       updatedAt: expect.stringMatching(/^\d{4}-/),
     });
     const day = `DAY#${profile.today.day}`;
-    expect(calls[0]?.keys).toEqual(["PROFILE", "PROGRESS", `WEEK#${thisWeek}`, day]);
+    // A new reader reads the rules' CURRENT in the same call (docs/reading.md#the-rules).
+    expect(calls[0]?.keys).toEqual(["PROFILE", "PROGRESS", `WEEK#${thisWeek}`, day, "CURRENT"]);
     // Every call after the first asked for the held key alone, the last one past the 50 ms.
     expect(calls.length).toBeGreaterThanOrEqual(2);
     expect(calls.slice(1).map((call) => call.keys)).toEqual(Array(calls.length - 1).fill(["PROFILE"]));

@@ -9,13 +9,14 @@ import {
   createSqsClient,
 } from "@rewards/core/aws";
 import { createTable } from "@rewards/local";
-import { publishRules } from "@rewards/ops";
+import { publishRules, revokeLines } from "@rewards/ops";
 import {
   eventBody,
   guardOf,
   lambdaContext,
   profileOf,
   rulesWith,
+  runCli,
   sqsEvent,
   sqsRecord,
   stackTest,
@@ -165,6 +166,27 @@ describe("the worker pays by the version in force", () => {
     expect(again.results.map((result) => [result.outcome, result.paidUnits])).toEqual([["duplicate", 40]]);
     expect(counts).toMatchObject({ duplicate: 1, unitsDiffer: 1 });
     expect((await t.profile(user))?.xp).toBe(225);
+
+    // The operators' commands key a site's type as the worker does.
+    const shown = await runCli(["guard", "podcast.listened", `userId=${user}`, "episode=e2", "--json"], {
+      ...env,
+      TABLE_NAME: t.tableName,
+    });
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ type: "podcast.listened", amount: 80 });
+    const [revoked] = await revokeLines([copy], {
+      dynamo: t.dynamo,
+      tableName: t.tableName,
+      reason: "test",
+      dryRun: false,
+      // The worker's clock here runs two hours ahead: a revocation is stamped after its award.
+      clock: () => t.start + 121 * MINUTE,
+    });
+    expect(revoked).toMatchObject({
+      verdict: "revoked",
+      intentKey: intentKey([user, "e2", "podcast.listened"]),
+    });
+    expect((await t.profile(user))?.xp).toBe(145);
   });
 
   it("a new version applies from the next batch read after it; a copy of an intent paid before stays a duplicate", async ({

@@ -223,7 +223,7 @@ describe("rewards env: the stage it names, and the local stack it undoes", () =>
       AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
       AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
     });
-    const settings = ["LOG_LEVEL", "REWARDS_CONCURRENCY"];
+    const settings = ["LOG_LEVEL", "REWARDS_CONCURRENCY", "REWARDS_RULES_REFRESH_SECONDS"];
     for (const name of DEV_ENV_VARIABLES) {
       if (settings.includes(name)) expect(after[name], name).toBe("local");
       else

@@ -51,6 +51,7 @@ export {
   receiveGrants,
 } from "./grants/receiveGrants";
 export { republishFromTable } from "./grants/republish";
+export { intentKeyOfFields, KeyFieldsError } from "./guard/intentKeyOfFields";
 export { readGuard } from "./guard/readGuard";
 export { guardPages } from "./guardPages";
 export { type RebuildReport, rebuildHistory, type UserRebuild } from "./history/rebuildHistory";
@@ -82,7 +83,7 @@ export {
   readCurrentRules,
   readRulesVersion,
 } from "./rules/rulesVersions";
-export { describePublish, describeRulesHistory, RULES_NOT_YET_APPLIED, rulesYaml } from "./rules/rulesWords";
+export { describePublish, describeRulesHistory, rulesYaml } from "./rules/rulesWords";
 export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
 export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
 export { statusPairs, verdictText } from "./status/statusInWords";

@@ -105,7 +105,7 @@ describe("awardPages: the live guards a filter names, paged, resumable", () => {
             revokedAt: "2026-12-01T10:00:00.000Z",
             revokedReason: "bug",
           }),
-          guard("u3#x#article.completed", { type: "no.such.type" }),
+          guard("u3#x#article.completed", { type: "No Such Type" }),
         ],
         ConsumedCapacity: { CapacityUnits: 1 },
         ScannedCount: 40,

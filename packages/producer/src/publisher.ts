@@ -4,7 +4,7 @@ import {
   type EventIssue,
   MAX_MESSAGE_BYTES,
   messageSize,
-  validateEvent,
+  validatePublished,
 } from "@rewards/core";
 import { classifyError, clientDefaults, sendSqsBatch, withNamedCalls } from "@rewards/core/aws";
 import pLimit from "p-limit";
@@ -74,7 +74,7 @@ export function createPublisher(options: PublisherOptions): Publisher {
       const results: PublishResult[] = new Array(events.length);
       const valid: Entry[] = [];
       events.forEach((event, index) => {
-        const validated = validateEvent(event);
+        const validated = validatePublished(event);
         if (!validated.ok) {
           results[index] = {
             ok: false,

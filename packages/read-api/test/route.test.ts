@@ -189,7 +189,7 @@ describe("routeOf: the read API's four routes, and the problems of everything el
     expect(get("/users/%2E%2E")).toEqual({ kind: "profile", userId: ".." });
   });
 
-  it("a 404 names the four routes", () => {
+  it("a 404 names the five routes", () => {
     expect(get("/users/u/achievements/x")).toEqual({
       kind: "problem",
       problem: {
@@ -197,7 +197,7 @@ describe("routeOf: the read API's four routes, and the problems of everything el
         title: "No such resource",
         status: 404,
         detail:
-          "no resource at /users/u/achievements/x: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements and GET /board",
+          "no resource at /users/u/achievements/x: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements, GET /board and GET /rules",
       },
       route: "unmatched",
     });

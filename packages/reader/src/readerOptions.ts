@@ -1,6 +1,5 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DEFAULT_BOARD_SHARDS } from "@rewards/core";
-import { DEFAULT_RULES_REFRESH_SECONDS } from "@rewards/core/deploy";
+import { DEFAULT_BOARD_SHARDS, DEFAULT_RULES_REFRESH_SECONDS } from "@rewards/core";
 import { InvalidReaderOption } from "./invalidReaderOption";
 
 export interface ReaderOptions {

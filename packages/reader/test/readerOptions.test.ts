@@ -20,7 +20,7 @@ function expectRefused(options: unknown, option: ReaderOptionName, message: stri
 
 describe("createReader's options: InvalidReaderOption naming the option and quoting the value", () => {
   it("dailyCap: what the deploy outputs, 0 for no cap, is taken as no cap", () => {
-    const shards = { boardShards: 32 };
+    const shards = { boardShards: 32, rulesRefreshSeconds: 30 };
     expect(validateReaderOptions({ tableName: "t", dailyCap: 0 })).toEqual({
       dailyCap: undefined,
       ...shards,

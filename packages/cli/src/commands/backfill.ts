@@ -1,7 +1,7 @@
 import { type ScopeOptions, scopeOf } from "../options/userScope";
 import { defineCommand } from "../runtime/defineCommand";
 import { runReaderRepair } from "./readerRepairRun";
-export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }>()({
+export default defineCommand<ScopeOptions & { achievements?: boolean; dryRun?: boolean; json?: boolean }>()({
   meta: {
     name: "backfill",
     description:
@@ -11,11 +11,18 @@ export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }
     command
       .option("--user <userId>", "this reader")
       .option("--all", "every reader with a profile (the table read once)")
+      .option(
+        "--achievements",
+        "every reader (as --all, or --user's), after a rules version added achievements: each reader who already met one earns it at the version's publish (docs/rules.md#new-and-retired-achievements)",
+      )
       .option("--dry-run", "write nothing; say what would be written")
       .option("--json", "print JSON: every reader's changes, and the totals"),
   needs: ["TABLE_NAME"],
   async run({ options, config, io }) {
-    const { userId } = scopeOf(options, "readers");
+    // --achievements is the same pass: it decides every achievement of the version in force.
+    const scope =
+      options.achievements === true && options.user === undefined ? { ...options, all: true } : options;
+    const { userId } = scopeOf(scope, "readers");
     return runReaderRepair(io, config, {
       userId,
       dryRun: options.dryRun === true,

@@ -96,7 +96,6 @@ export default defineCommand<DevOptions>()({
         if (published.kind === "refused")
           throw rulesProblemsError(`${options.rules} against version 0`, published.problems);
         logger.info({ rules: options.rules }, ops.describePublish(published));
-        logger.warn(ops.RULES_NOT_YET_APPLIED);
       }
       // stdout is for the env block; the functions' logs go to stderr, their metrics at debug.
       const onOutput = (line: string) => {

@@ -1,4 +1,4 @@
-import { describeIssues, intentKey, isEventType, keyPartsOf, rules, toIssues } from "@rewards/core";
+import { rules } from "@rewards/core";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText, pairsText } from "../runtime/text";
@@ -39,7 +39,7 @@ export default defineCommand<{ json?: boolean }>()({
   // Declared here, not in meta.args, so its help describes each argument as before.
   options: (command) =>
     command
-      .argument("<type>", `event type: ${Object.keys(rules).join(", ")}`)
+      .argument("<type>", `event type: ${Object.keys(rules).join(", ")}, or one the site's rules define`)
       .argument(
         "<fields...>",
         "the intent's data as field=value, e.g. userId=user123 articleSlug=idempotent-writes",
@@ -48,14 +48,14 @@ export default defineCommand<{ json?: boolean }>()({
   needs: ["TABLE_NAME"],
   async run({ options, args, config }) {
     const [type, fields] = args as [string, string[]];
-    if (!isEventType(type))
-      throw new CliError(`unknown type ${JSON.stringify(type)}; one of ${Object.keys(rules).join(", ")}`, 2);
-    const parsed = rules[type].schema.safeParse(parseFields(fields));
-    if (!parsed.success)
-      throw new CliError(`invalid fields for ${type}: ${describeIssues(toIssues(parsed.error.issues))}`, 2);
-    const key = intentKey(keyPartsOf(type, parsed.data));
-    const { clientsFor, readGuard } = await import("@rewards/ops");
-    const item = await readGuard(clientsFor(config).dynamo, config.TABLE_NAME, key);
+    const { clientsFor, intentKeyOfFields, KeyFieldsError, readGuard } = await import("@rewards/ops");
+    const { dynamo } = clientsFor(config);
+    const key = await intentKeyOfFields(dynamo, config.TABLE_NAME, type, parseFields(fields)).catch(
+      (error) => {
+        throw error instanceof KeyFieldsError ? new CliError(error.message, 2) : error;
+      },
+    );
+    const item = await readGuard(dynamo, config.TABLE_NAME, key);
     if (!item)
       throw new CliError(`no guard for intent ${JSON.stringify(key)}: never paid, or expired and swept`);
     const guard = guardView(key, item);

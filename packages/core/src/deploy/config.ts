@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_RULES_REFRESH_SECONDS } from "../domain/rules/rulesVersion";
 
 /**
  * Configuration from the environment, one schema per consumer (the worker, the CLI, the
@@ -62,8 +63,7 @@ export const dailyCapVariable = () =>
     .min(1, "must be a positive whole number (unset it for no cap)")
     .optional();
 
-/** REWARDS_RULES_REFRESH_SECONDS when unset: how often a function re-reads `CURRENT` at most (docs/rules.md#at-run-time). */
-export const DEFAULT_RULES_REFRESH_SECONDS = 30;
+export { DEFAULT_RULES_REFRESH_SECONDS };
 
 /**
  * `REWARDS_RULES_REFRESH_SECONDS`: a function re-reads the rules' `CURRENT` at most this often,

@@ -6,6 +6,8 @@
  */
 
 export { eventTypes } from "../domain/rules/rules";
+// The rules' partition (docs/rules.md#who-may-publish): the functions' read grant names it.
+export { RULES_PK } from "../domain/table/tableLayout";
 export {
   boardShardsVariable,
   boardWeeksVariable,

@@ -105,6 +105,7 @@ export {
   type EventIssue,
   toIssues,
   validateEvent,
+  validatePublished,
 } from "./events/decodeEvent";
 export { type Envelope, userIdSchema } from "./events/envelope";
 export {
@@ -202,6 +203,7 @@ export {
   type CompiledType,
   compileRules,
   compileVersion,
+  forKeys,
   type Pay,
 } from "./rules/compileRules";
 export { rollbackRules } from "./rules/rollbackRules";
@@ -221,6 +223,7 @@ export {
 export { describeRulesProblems, pathOf, type RulesProblem } from "./rules/rulesProblem";
 export {
   builtinVersion,
+  DEFAULT_RULES_REFRESH_SECONDS,
   type RulesPointer,
   type RulesVersion,
   rulesPointerSchema,

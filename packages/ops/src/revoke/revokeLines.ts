@@ -1,5 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { parseRevokeLine, type RevokeResult } from "@rewards/core";
+import { compileVersion, parseRevokeLine, type RevokeResult } from "@rewards/core";
+import { currentRulesOrFail } from "../rules/rulesVersions";
 import { type RevokeDeps, revokeIntent } from "./revokeIntent";
 
 export interface RevokeRunOptions {
@@ -35,10 +36,15 @@ export async function revokeLines(
   // An intent named twice is revoked (or judged) once, by its first line: a dry run and a run
   // with --yes then say the same, and two lines never race for one guard.
   const firstLine = new Map<string, number>();
+  // Events are keyed by the rules in force (a site's own types, retired ones too); read only when a line is one.
+  const named = (text: string) => /^\s*\{\s*"intentKey"/.test(text);
+  const rules = lines.some((text) => text.trim() !== "" && !named(text))
+    ? compileVersion(await currentRulesOrFail(deps.dynamo, deps.tableName))
+    : undefined;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === "") continue;
     const line = index + 1;
-    const parsed = parseRevokeLine(text);
+    const parsed = parseRevokeLine(text, rules);
     if (!parsed.ok) {
       results.push({ line, verdict: "invalid", reason: parsed.reason });
       continue;

@@ -3,10 +3,6 @@ import { stringify } from "yaml";
 import type { PublishResult } from "./publishRules";
 import type { PublishedVersion } from "./rulesVersions";
 
-/** Said on every publish until the functions read `CURRENT` (docs/rules.md#what-is-not-built-yet). */
-export const RULES_NOT_YET_APPLIED =
-  "note: this build's functions still pay, count and announce by the built-in rules (version 0): docs/rules.md#what-is-not-built-yet";
-
 /** What `rules publish` says of a result that is not a failure. */
 export function describePublish(result: PublishResult): string {
   if (result.kind === "unchanged")

@@ -20,9 +20,7 @@ export default defineCommand<{ note?: string; dryRun?: boolean; expectVersion?: 
   needs: ["TABLE_NAME"],
   async run({ options, args, config }) {
     const [file] = args as [string];
-    const { clientsFor, describePublish, publishRules, RULES_NOT_YET_APPLIED, readRulesFile } = await import(
-      "@rewards/ops"
-    );
+    const { clientsFor, describePublish, publishRules, readRulesFile } = await import("@rewards/ops");
     const read = await readRulesFile(file);
     if (!read.ok) throw rulesProblemsError(file, read.problems);
     const result = await publishRules(clientsFor(config).dynamo, config.TABLE_NAME, read.document, {
@@ -36,11 +34,7 @@ export default defineCommand<{ note?: string; dryRun?: boolean; expectVersion?: 
       throw new CliError(
         `CURRENT moved to version ${result.current ?? "?"} (expected ${result.expected}): nothing published; diff again`,
       );
-    const warnings = [
-      "warnings" in result ? rulesWarnings(result.warnings)?.trimEnd() : undefined,
-      result.kind === "published" ? RULES_NOT_YET_APPLIED : undefined,
-    ].filter((line) => line !== undefined);
-    const warning = warnings.length > 0 ? `${warnings.join("\n")}\n` : undefined;
+    const warning = "warnings" in result ? rulesWarnings(result.warnings) : undefined;
     return {
       ...(warning === undefined ? {} : { warning }),
       out: options.json ? jsonText(result) : `${describePublish(result)}\n`,

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import type { Award } from "../award/award";
 import { type ParkReason, parkReason } from "../park/parkReason";
 import { builtinCompiled, type CompiledRules, type CompiledType } from "../rules/compileRules";
-import { envelopeSchema } from "./envelope";
+import { TYPE_NAME } from "../rules/rulesDocument";
+import { envelopeSchema, userIdSchema } from "./envelope";
 import { intentKey } from "./intentKey";
 import { layerPrefix, unwrapEnvelope } from "./unwrapEnvelope";
 
@@ -123,4 +124,28 @@ function decodeData(
           }),
     },
   };
+}
+
+/**
+ * What a producer may send (docs/events.md): an event of a built-in type, checked as the worker
+ * checks it under the built-in rules; or of any other type name (dotted lowercase words, not
+ * `reward.*`) with `data.userId` — a type a site's rules define, which the worker judges under
+ * the version in force when it arrives (parked `unknown_type` until one defines it). Pure.
+ */
+export function validatePublished(value: unknown): { ok: true } | { ok: false; issues: EventIssue[] } {
+  const validated = validateEvent(value);
+  if (validated.ok || validated.code !== "unknown_type") return validated.ok ? { ok: true } : validated;
+  const envelope = envelopeSchema.parse(value);
+  if (!TYPE_NAME.test(envelope.type) || envelope.type.startsWith("reward."))
+    return {
+      ok: false,
+      issues: [
+        {
+          path: "type",
+          message: `"${envelope.type.slice(0, 64)}" is no event type name: dotted lowercase words, not reward.*`,
+        },
+      ],
+    };
+  const user = userIdSchema.safeParse(envelope.data.userId);
+  return user.success ? { ok: true } : { ok: false, issues: toIssues(user.error.issues, ["data", "userId"]) };
 }

@@ -29,6 +29,8 @@ export interface CompiledType {
   schema: z.ZodType<Record<string, unknown> & { userId: string }>;
   /** The intent key's parts (§4): userId, the key fields' values (an integer as its shortest decimal), the type. */
   keyParts(data: Readonly<Record<string, unknown>>): string[];
+  /** The key's data fields, in order, and the kind of each (what `rewards guard` reads from `field=value`). */
+  keyFields: ReadonlyArray<{ name: string; kind: RulesField["type"] }>;
   pays(data: Readonly<Record<string, unknown>>): Pay;
   /** The guard's life: the longest memory the type has ever had; undefined: forever. */
   guardTtlSeconds: number | undefined;
@@ -78,6 +80,7 @@ function compileType(type: string, rule: TypeRule, longest: Memory | undefined):
     type,
     schema: z.object(shape) as unknown as CompiledType["schema"],
     keyParts: (data) => [String(data.userId), ...rule.key.map((field) => String(data[field])), type],
+    keyFields: rule.key.map((name) => ({ name, kind: (rule.data[name] as RulesField).type })),
     pays:
       typeof xp === "number"
         ? () => ({ xp })
@@ -133,6 +136,20 @@ export function builtinCompiled(): CompiledRules {
     builtin = compileRules(checked.document);
   }
   return builtin;
+}
+
+/**
+ * `rules` with every type paid, its retired ones too: what derives an intent's key for `rewards
+ * revoke` and `guard` (docs/rules.md), which name intents paid before a type retired. Never
+ * what pays. Pure.
+ */
+export function forKeys(rules: CompiledRules): CompiledRules {
+  return {
+    ...rules,
+    types: new Map(
+      [...rules.types].map(([type, rule]) => [type, rule.retired ? { ...rule, retired: false } : rule]),
+    ),
+  };
 }
 
 /** A version read from the table (or version 0), compiled: what a function or a command judges by. Pure. */

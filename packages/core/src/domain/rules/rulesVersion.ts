@@ -11,6 +11,9 @@ const digest = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256, 64 hex digits");
 const published = z.iso.datetime();
 const memory = z.union([z.number().int().min(2), z.literal("forever")]);
 
+/** REWARDS_RULES_REFRESH_SECONDS when unset: how often a function or a reader re-reads `CURRENT` at most (docs/rules.md#at-run-time). */
+export const DEFAULT_RULES_REFRESH_SECONDS = 30;
+
 /** `CURRENT` (docs/rules.md#versions): which version is in force, and its digest. */
 export const rulesPointerSchema = z.object({
   version: z.number().int().min(1),

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { rfc3339DateTime as rfc3339 } from "../events/rfc3339";
+import { TYPE_NAME } from "../rules/rulesDocument";
 
 /**
  * The table's layout (docs/design.md, "The table"), in one place: its key attributes, the
@@ -47,11 +48,15 @@ export function countAttribute(type: string): string {
 
 const COUNT_PREFIX = "count:";
 
-/** Every type's count a profile holds (`count:<type>` attributes, whatever the type): `{ type: n }`. Pure. */
+/** Every type's count a profile holds (`count:<type>` attributes of any event type name): `{ type: n }`. Pure. */
 export function countsOfProfile(profile: Readonly<Record<string, unknown>>): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const [name, value] of Object.entries(profile))
-    if (name.startsWith(COUNT_PREFIX) && typeof value === "number")
+    if (
+      name.startsWith(COUNT_PREFIX) &&
+      typeof value === "number" &&
+      TYPE_NAME.test(name.slice(COUNT_PREFIX.length))
+    )
       counts[name.slice(COUNT_PREFIX.length)] = value;
   return counts;
 }
