@@ -22,6 +22,7 @@ const NEW = "new-reader";
 // Long and unbroken: the board and the header must wrap it on a phone.
 const CAPPED = "capped-reader-with-a-long-id-that-has-to-wrap-on-a-phone-0123456789abcdef";
 const STREAK = "streak reader";
+const ORDER = "order-reader";
 
 const completed = (userId: string, articleSlug: string) =>
   eventBody("article.completed", { userId, articleSlug });
@@ -37,6 +38,17 @@ const events = [
   eventBody("article.shared", { userId: STREAK, articleSlug: "tides", channel: "email" }),
   revokedArticle,
 ];
+
+// Five articles read on five days, sent together (one commit: the history lists it by grant id),
+// in a shuffled order: the page lists them as they were read, newest first.
+const ORDER_DAYS_AGO = [3, 1, 2, 4, 0];
+const orderEvents = ORDER_DAYS_AGO.map((ago) =>
+  eventBody(
+    "article.completed",
+    { userId: ORDER, articleSlug: `read-${ago}-days-ago` },
+    { time: day(ago).toISOString() },
+  ),
+);
 
 /** Waits for `condition`; a minute is ample for a handful of events on the local stack. */
 async function until(what: string, condition: () => Promise<boolean>) {
@@ -61,6 +73,12 @@ beforeAll(async () => {
   const client = createDynamoBaseClient(env);
   destroyClient = () => client.destroy();
   reader = createReader({ tableName: env.TABLE_NAME as string, client, dailyCap: 50 });
+  // The order reader's five first and alone, so that one batch takes them: one commit.
+  expect((await runCli(["publish", "-"], env, `${orderEvents.join("\n")}\n`)).code).toBe(0);
+  await until(
+    "the order reader's five awards in the history",
+    async () => (await reader.history(ORDER)).awards.length === 5,
+  );
   expect((await runCli(["publish", "-"], env, `${events.join("\n")}\n`)).code).toBe(0);
   // Every award in the history before the revocation (it takes back what the history holds).
   await until(
@@ -79,6 +97,9 @@ beforeAll(async () => {
       (await reader.history(CAPPED)).awards.length === 4 &&
       (await reader.history(STREAK)).awards.some((award) => award.revokedAt !== undefined),
   );
+  // The local read API loads its reader on its first request, which takes seconds on a busy
+  // machine: near the site's 5 s timeout. Warm it here, so the tests time the page, not that.
+  await until("the read API's first answer", async () => (await fetch(`${env.READER_URL}/board`)).ok);
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     // No GPU, no network of its own (updates, QUIC): a CI machine has neither.
@@ -166,11 +187,18 @@ async function libraryFor(userId: string) {
       today: profile.today.xp,
       streak: { current: profile.streak.current, longest: profile.streak.longest },
       earned: expect.arrayContaining(achievements.achievements.map(({ id }) => id)),
-      awards: history.awards.map((award) => ({
-        id: award.id,
-        revoked: award.revokedAt !== undefined,
-        xp: award.xp,
-      })),
+      // The page's order: commits newest first, one commit's awards by event time (a stable sort).
+      awards: [...history.awards]
+        .sort(
+          (a, b) =>
+            Date.parse(b.awardedAt) - Date.parse(a.awardedAt) ||
+            Date.parse(b.eventTime) - Date.parse(a.eventTime),
+        )
+        .map((award) => ({
+          id: award.id,
+          revoked: award.revokedAt !== undefined,
+          xp: award.xp,
+        })),
       board: board.entries,
     },
     achievements: achievements.achievements,
@@ -243,6 +271,22 @@ describe("the reader's page in Chromium", () => {
       await page.setViewportSize({ width: 820, height: 900 });
       await page.screenshot({ path: picture, fullPage: true });
     }
+    await page.close();
+  });
+
+  it("lists the last awards in the order the reader did them: one commit by event time, newest first", async () => {
+    const page = await open(ORDER);
+    const { awards } = await reader.history(ORDER, { limit: 10 });
+    // The five were one commit (one batch), which the API orders by grant id.
+    expect(new Set(awards.map(({ awardedAt }) => awardedAt)).size).toBe(1);
+    const byTime = [...awards].sort((a, b) => Date.parse(b.eventTime) - Date.parse(a.eventTime));
+    const rows = page.locator("section[aria-labelledby=awards-heading] tbody tr");
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-award")))).toEqual(
+      byTime.map(({ id }) => id),
+    );
+    expect(await rows.locator("td:nth-child(2)").allTextContents()).toEqual(
+      [0, 1, 2, 3, 4].map((ago) => isoDay(day(ago))),
+    );
     await page.close();
   });
 

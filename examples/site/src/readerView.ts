@@ -1,5 +1,6 @@
 import type { Achievements, Board, HistoryAward, HistoryPage, Profile } from "@rewards/reader";
 import { type AchievementTile, achievementTiles } from "./achievementGuide";
+import { inReadingOrder } from "./awardOrder";
 
 /** What the reader's page shows, read off the API's four answers. Pure: the page only lays it out. */
 export interface ReaderView {
@@ -77,7 +78,7 @@ export function readerView(answers: {
     today: profile.today,
     streak: profile.streak,
     achievements: achievementTiles(achievements.achievements, profile.level.level, profile.level.xpNext),
-    awards: awards.awards.map((award) => ({
+    awards: inReadingOrder(awards.awards).map((award) => ({
       id: award.id,
       forWhat: awardFor(award),
       earnedOn: award.earnedOn,
