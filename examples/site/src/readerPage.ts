@@ -81,9 +81,8 @@ function awardRow(award: AwardLine): Markup {
     award.requestedXp === undefined
       ? html`${award.xp}`
       : html`${award.xp} <span class="note">(capped from ${award.requestedXp})</span>`;
-  const revoked = award.revoked
-    ? html`<br><span class="note">Revoked${award.revoked.reason === undefined ? "" : `: ${award.revoked.reason}`}</span>`
-    : "";
+  // Only that it was revoked: the operator's reason is a note for operators (docs/reading.md).
+  const revoked = award.revoked ? html`<br><span class="note">Revoked</span>` : "";
   return html`<tr data-award="${award.id}"${award.revoked ? html` data-revoked="true"` : ""}>
 <td><span${award.revoked ? html` class="revoked"` : ""}>${award.forWhat}</span>${revoked}</td>
 <td>${award.earnedOn}</td>

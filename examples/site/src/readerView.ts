@@ -29,7 +29,11 @@ export interface AwardLine {
   xp: number;
   /** The rule's XP when the daily cap paid less. */
   requestedXp?: number;
-  revoked?: { reason?: string };
+  /**
+   * Revoked by an operator. The API's revokedReason is the operator's note (docs/reading.md#a-readers-page):
+   * the page says only that it was revoked.
+   */
+  revoked: boolean;
 }
 
 export interface BoardView {
@@ -84,9 +88,7 @@ export function readerView(answers: {
       earnedOn: award.earnedOn,
       xp: award.xp,
       ...(award.requestedXp === undefined ? {} : { requestedXp: award.requestedXp }),
-      ...(award.revokedAt === undefined
-        ? {}
-        : { revoked: award.revokedReason === undefined ? {} : { reason: award.revokedReason } }),
+      revoked: award.revokedAt !== undefined,
     })),
     board: {
       week: board.week,
