@@ -23,6 +23,13 @@ const NEW = "new-reader";
 const CAPPED = "capped-reader-with-a-long-id-that-has-to-wrap-on-a-phone-0123456789abcdef";
 const STREAK = "streak reader";
 const ORDER = "order-reader";
+// Streaks in each state, read in UTC: the last day kept yesterday, four days ago, and tomorrow
+// (a site whose calendar is ahead of UTC: a streak.day may name the day after its event's).
+const ALIVE = "alive-reader";
+const ENDED = "ended-reader";
+const AHEAD = "ahead-reader";
+const keptDay = (userId: string, ago: number) =>
+  eventBody("streak.day", { userId, day: isoDay(day(ago)) }, { time: day(Math.max(ago, 0)).toISOString() });
 
 const completed = (userId: string, articleSlug: string) =>
   eventBody("article.completed", { userId, articleSlug });
@@ -37,6 +44,11 @@ const events = [
   ),
   eventBody("article.shared", { userId: STREAK, articleSlug: "tides", channel: "email" }),
   revokedArticle,
+  keptDay(ALIVE, 2),
+  keptDay(ALIVE, 1),
+  keptDay(ENDED, 5),
+  keptDay(ENDED, 4),
+  keptDay(AHEAD, -1),
 ];
 
 // Five articles read on five days, sent together (one commit: the history lists it by grant id),
@@ -92,10 +104,13 @@ beforeAll(async () => {
   );
   expect(revoke.code).toBe(0);
   await until(
-    "the capped reader's four awards and the revocation in the history",
+    "the capped reader's four awards, the revocation and the kept days in the history",
     async () =>
       (await reader.history(CAPPED)).awards.length === 4 &&
-      (await reader.history(STREAK)).awards.some((award) => award.revokedAt !== undefined),
+      (await reader.history(STREAK)).awards.some((award) => award.revokedAt !== undefined) &&
+      (await reader.profile(ALIVE)).streak.longest === 2 &&
+      (await reader.profile(ENDED)).streak.longest === 2 &&
+      (await reader.profile(AHEAD)).streak.longest === 1,
   );
   // The local read API loads its reader on its first request, which takes seconds on a busy
   // machine: near the site's 5 s timeout. Warm it here, so the tests time the page, not that.
@@ -121,11 +136,16 @@ afterAll(async () => {
   }
 });
 
-const pageUrl = (userId: string) => `${env.SITE_URL}?user=${encodeURIComponent(userId)}`;
+const pageUrl = (userId: string, timeZone?: string) =>
+  `${env.SITE_URL}?user=${encodeURIComponent(userId)}${timeZone ? `&timeZone=${encodeURIComponent(timeZone)}` : ""}`;
 
-async function open(userId: string, viewport = { width: 1024, height: 900 }): Promise<Page> {
+async function open(
+  userId: string,
+  viewport = { width: 1024, height: 900 },
+  timeZone?: string,
+): Promise<Page> {
   const page = await browser.newPage({ viewport });
-  const response = await page.goto(pageUrl(userId));
+  const response = await page.goto(pageUrl(userId, timeZone));
   expect(response?.status()).toBe(200);
   return page;
 }
@@ -293,14 +313,94 @@ describe("the reader's page in Chromium", () => {
     await page.close();
   });
 
-  it("works from the keyboard: Tab to the id, type it, Tab to the button, Enter", async () => {
+  it("says where each streak stands, truly: never started, read today, alive from yesterday, ended, ahead", async () => {
+    const today = isoDay(day(0));
+    const cases = [
+      [NEW, "never", "out", `No day read yet: read today (${today} in UTC) to start your first run.`],
+      // Four articles today and no kept day: never asked to read today.
+      [CAPPED, "never", "out", /^You have read today, but no day of reading is counted for your streak yet/],
+      [
+        STREAK,
+        "today",
+        "burning",
+        `You read today (${today} in UTC): 3 days in a row. Come back tomorrow to make it 4 days; miss a day and the run starts over.`,
+      ],
+      [
+        ALIVE,
+        "alive",
+        "waiting",
+        `Your 2-day run is still going: read today (${today} in UTC) to keep it, or it starts over.`,
+      ],
+      [
+        ENDED,
+        "ended",
+        "out",
+        `Your last day read was ${isoDay(day(4))}, so that run is over: read today (${today} in UTC) to start a new one.`,
+      ],
+      [
+        AHEAD,
+        "ahead",
+        "out",
+        new RegExp(`^Your last day read, ${isoDay(day(-1))}, is after today here \\(${today} in UTC\\)`),
+      ],
+    ] as const;
+    for (const [userId, state, flame, sentence] of cases) {
+      const page = await open(userId);
+      const section = page.locator("section[aria-labelledby=streak-heading]");
+      expect([userId, await section.getAttribute("data-streak-state")]).toEqual([userId, state]);
+      expect([userId, await page.locator("[data-flame]").getAttribute("data-flame")]).toEqual([
+        userId,
+        flame,
+      ]);
+      const said = await field(page, "streak-sentence");
+      if (typeof sentence === "string") expect(said).toBe(sentence);
+      else expect(said).toMatch(sentence);
+      // The numbers stay the API's.
+      const { streak } = await reader.profile(userId);
+      expect(await numberIn(page, "streak-current")).toBe(streak.current);
+      await page.close();
+    }
+  });
+
+  it("reads the streak in ?timeZone=, names the zone wherever it says today, and the form keeps it", async () => {
+    const page = await open(AHEAD, { width: 1024, height: 900 }, "Etc/GMT+12");
+    // Twelve hours behind UTC, tomorrow (UTC) is at least a day ahead too.
+    const zoneToday = new Intl.DateTimeFormat("en-CA", { timeZone: "Etc/GMT+12" }).format(new Date());
+    expect(await page.locator("#streak-heading").textContent()).toBe("Streak (days in Etc/GMT+12)");
+    expect(await field(page, "streak-sentence")).toContain(`(${zoneToday} in Etc/GMT+12)`);
+    expect(await page.locator("#today-heading").textContent()).toBe(`Today (${isoDay(day(0))} in UTC)`);
+    expect(await field(page, "cap-zone")).toBe(
+      `The daily cap counts days in UTC; your streak counts them in Etc/GMT+12, where today is ${zoneToday}.`,
+    );
+    // The form holds the zone (a visible, labelled field) and sends it again with another reader.
+    expect(await page.getByLabel("Time zone").inputValue()).toBe("Etc/GMT+12");
+    await page.getByLabel("Reader id").fill(STREAK);
+    await Promise.all([page.waitForURL(/user=streak/), page.getByLabel("Reader id").press("Enter")]);
+    expect(new URL(page.url()).searchParams.get("timeZone")).toBe("Etc/GMT+12");
+    expect(await field(page, "user")).toBe(STREAK);
+    expect(await page.locator("#streak-heading").textContent()).toBe("Streak (days in Etc/GMT+12)");
+    // The API read the streak in that zone: the same as the library reads it there.
+    const { streak } = await reader.profile(STREAK, { timeZone: "Etc/GMT+12" });
+    expect(await numberIn(page, "streak-current")).toBe(streak.current);
+    // Emptied, the field asks for no zone: UTC, named so.
+    await page.getByLabel("Time zone").fill("");
+    await Promise.all([page.waitForURL(/timeZone=(&|$)/), page.getByLabel("Time zone").press("Enter")]);
+    expect(await page.locator("#streak-heading").textContent()).toBe("Streak (days in UTC)");
+    expect(await page.locator("[data-field=cap-zone]").count()).toBe(0);
+    await page.close();
+  });
+
+  it("works from the keyboard: Tab to the id, type it, Tab past the zone to the button, Enter", async () => {
     const page = await browser.newPage();
     await page.goto(env.SITE_URL as string);
     await page.keyboard.press("Tab");
     expect(await page.evaluate("document.activeElement?.id")).toBe("user");
-    // The field has a label a screen reader announces.
+    // The fields have labels a screen reader announces.
     expect(await page.getByLabel("Reader id").count()).toBe(1);
+    expect(await page.getByLabel("Time zone").count()).toBe(1);
     await page.keyboard.type(STREAK);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("timeZone");
     await page.keyboard.press("Tab");
     expect(await page.evaluate("document.activeElement?.textContent")).toBe("Show rewards");
     await Promise.all([page.waitForURL(/\?user=/), page.keyboard.press("Enter")]);

@@ -28,8 +28,23 @@ table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .3rem .4rem; border-bottom: 1px solid #d4d4d4; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
 td, .wrap { overflow-wrap: anywhere; }
+td.num .note { display: block; white-space: normal; font-size: .85rem; }
 tr.reader { background: #fef9c3; font-weight: 700; }
 .revoked { text-decoration: line-through; }
+.date { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.hint { display: block; font-size: .85rem; color: #404040; }
+.with-icon { display: flex; align-items: center; gap: .75rem; }
+.with-icon p { margin: 0; }
+.flame { flex: none; }
+.flame-burning .flame-outer { fill: #ea580c; }
+.flame-burning .flame-inner { fill: #fde047; }
+.flame-waiting .flame-outer { fill: #fed7aa; stroke: #c2410c; stroke-width: 1.2; }
+.flame-waiting .flame-inner { fill: #fb923c; }
+.flame-out .flame-outer { fill: #f3f4f6; stroke: #6b7280; stroke-width: 1.2; stroke-dasharray: 2 1.5; }
+.flame-out .flame-inner { fill: none; }
+.flame-burning { transform-origin: 50% 100%; animation: flicker 1.6s ease-in-out infinite alternate; }
+@keyframes flicker { from { transform: scale(1, 1); } to { transform: scale(.95, 1.06) rotate(-1.5deg); } }
+@media (prefers-reduced-motion: reduce) { *, *::before, *::after { animation: none !important; transition: none !important; } }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -2,11 +2,22 @@ import { html } from "hono/html";
 import type { AchievementTile } from "./achievementGuide";
 import { PAGE_STYLE } from "./pageStyle";
 import type { AwardLine, BoardView, ReaderView } from "./readerView";
+import type { Flame } from "./streakStory";
 
 type Markup = ReturnType<typeof html>;
 
+/** A calendar day (YYYY-MM-DD) that never breaks across lines. */
+const date = (day: string): Markup => html`<time class="date" datetime="${day}">${day}</time>`;
+
+/** What the form on top holds: the reader's id and the zone asked for (kept across submissions). */
+export interface FormValues {
+  userId: string;
+  /** The zone as asked (`?timeZone=`); empty: none (UTC). */
+  timeZone: string;
+}
+
 /** The whole document around a page's content: one column, the reader-id form on top. */
-function layout(title: string, userId: string, content: Markup | string): Markup {
+function layout(title: string, form: FormValues, content: Markup | string): Markup {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -19,7 +30,8 @@ function layout(title: string, userId: string, content: Markup | string): Markup
 <header>
 <h1>${title}</h1>
 <form method="get" action="/">
-<div><label for="user">Reader id</label><input id="user" name="user" value="${userId}" autocomplete="off" required></div>
+<div><label for="user">Reader id</label><input id="user" name="user" value="${form.userId}" autocomplete="off" required></div>
+<div><label for="timeZone">Time zone</label><input id="timeZone" name="timeZone" value="${form.timeZone}" placeholder="UTC" autocomplete="off" spellcheck="false" aria-describedby="timeZone-hint"><span id="timeZone-hint" class="hint">An IANA zone, such as Europe/Paris: the streak's days</span></div>
 <button type="submit">Show rewards</button>
 </form>
 </header>
@@ -47,18 +59,40 @@ function todaySection(view: ReaderView): Markup {
       : html`<p><span class="figure" data-field="today-xp">${xp}</span> of <span data-field="today-cap">${cap}</span> XP today, <span data-field="today-left">${left}</span> left.</p>
 <label for="today-meter">Today's XP against the daily cap</label>
 <meter id="today-meter" min="0" max="${cap}" value="${xp}">${xp} of ${cap}</meter>`;
+  // The cap counts UTC days whatever the zone: said when the page reads the streak in another.
+  const zones =
+    view.timeZone === "UTC"
+      ? ""
+      : html`<p class="note" data-field="cap-zone">The daily cap counts days in UTC; your streak counts them in ${view.timeZone}, where today is ${date(view.streak.today)}.</p>`;
   return html`<section aria-labelledby="today-heading">
-<h2 id="today-heading">Today <span class="note">(${day}, UTC)</span></h2>
+<h2 id="today-heading">Today <span class="note">(${date(day)} in UTC)</span></h2>
 ${figures}
+${zones}
 </section>`;
 }
 
+const FLAME_LABEL: Record<Flame, string> = {
+  burning: "Streak flame, lit: read today",
+  waiting: "Streak flame, low: waiting for today",
+  out: "Streak flame, out",
+};
+
+/** The streak's flame, inline (no image to load): lit, low or out; it flickers only when lit and motion is welcome. */
+function flame(state: Flame): Markup {
+  return html`<svg class="flame flame-${state}" data-flame="${state}" role="img" aria-label="${FLAME_LABEL[state]}" viewBox="0 0 24 32" width="44" height="58" focusable="false">
+<path class="flame-outer" d="M12 1C13 7 21 11 21 20a9 9 0 0 1-18 0c0-4.5 2.2-7.6 4.4-9.6.1 3.3 1.2 5.3 3.3 6.4C10.6 12.4 9.8 6.4 12 1z"/>
+<path class="flame-inner" d="M12.2 15c.9 3 4.3 4.6 4.3 8.2a4.5 4.5 0 0 1-9 0c0-2.2 1-3.8 2.2-4.8.1 1.6.7 2.7 1.7 3.2-.3-2.2-.2-4.4.8-6.6z"/>
+</svg>`;
+}
+
 function streakSection(view: ReaderView): Markup {
-  const { current, longest, lastDay } = view.streak;
-  return html`<section aria-labelledby="streak-heading">
-<h2 id="streak-heading">Streak</h2>
+  const { current, longest, state, sentence } = view.streak;
+  return html`<section aria-labelledby="streak-heading" data-streak-state="${state}">
+<h2 id="streak-heading">Streak <span class="note">(days in ${view.timeZone})</span></h2>
+<div class="with-icon">${flame(view.streak.flame)}
 <p><span class="figure" data-field="streak-current">${current}</span> ${current === 1 ? "day" : "days"} in a row now; longest <span data-field="streak-longest">${longest}</span> ${longest === 1 ? "day" : "days"}.</p>
-<p class="note">${lastDay === undefined ? "No day read yet: read today to start a run." : `Last day read: ${lastDay}. Miss a day and the run starts over.`}</p>
+</div>
+<p data-field="streak-sentence">${sentence}</p>
 </section>`;
 }
 
@@ -85,7 +119,7 @@ function awardRow(award: AwardLine): Markup {
   const revoked = award.revoked ? html`<br><span class="note">Revoked</span>` : "";
   return html`<tr data-award="${award.id}"${award.revoked ? html` data-revoked="true"` : ""}>
 <td><span${award.revoked ? html` class="revoked"` : ""}>${award.forWhat}</span>${revoked}</td>
-<td>${award.earnedOn}</td>
+<td>${date(award.earnedOn)}</td>
 <td class="num"><span${award.revoked ? html` class="revoked"` : ""}>${paid}</span></td>
 </tr>`;
 }
@@ -140,7 +174,7 @@ export const SITE_TITLE = "Reading rewards";
 export function readerPage(view: ReaderView): Markup {
   return layout(
     SITE_TITLE,
-    view.userId,
+    { userId: view.userId, timeZone: view.timeZoneAsked ? view.timeZone : "" },
     html`<p class="wrap">Rewards of reader <strong data-field="user">${view.userId}</strong></p>
 ${levelSection(view)}
 ${todaySection(view)}
@@ -152,24 +186,24 @@ ${boardSection(view.board)}`,
 }
 
 /** The page with the form alone: no reader asked for yet. */
-export function askPage(): Markup {
-  return layout(SITE_TITLE, "", html`<p>Enter a reader id to see their rewards.</p>`);
+export function askPage(form: FormValues): Markup {
+  return layout(SITE_TITLE, form, html`<p>Enter a reader id to see their rewards.</p>`);
 }
 
 /** A page that shows no reader's data: the read API refused the id or a parameter (its words). */
-export function refusedPage(userId: string, reason: string): Markup {
+export function refusedPage(form: FormValues, reason: string): Markup {
   return layout(
     SITE_TITLE,
-    userId,
+    form,
     html`<div class="problem" role="alert"><p>We cannot show these rewards: ${reason}</p></div>`,
   );
 }
 
 /** A page that shows no reader's data: the read API could not answer. */
-export function unavailablePage(userId: string): Markup {
+export function unavailablePage(form: FormValues): Markup {
   return layout(
     SITE_TITLE,
-    userId,
+    form,
     html`<div class="problem" role="alert"><p>Rewards are not available right now: the rewards service did not answer. Please try again in a minute.</p></div>`,
   );
 }

@@ -1,10 +1,16 @@
 import type { Achievements, Board, HistoryAward, HistoryPage, Profile } from "@rewards/reader";
 import { type AchievementTile, achievementTiles } from "./achievementGuide";
 import { inReadingOrder } from "./awardOrder";
+import { type StreakStory, streakStory } from "./streakStory";
+import { dayIn } from "./zoneDays";
 
 /** What the reader's page shows, read off the API's four answers. Pure: the page only lays it out. */
 export interface ReaderView {
   userId: string;
+  /** The zone the streak is read in (the API's, asked with ?timeZone=; UTC by default): canonical. */
+  timeZone: string;
+  /** Whether the zone was asked for (the form keeps it), or UTC by default. */
+  timeZoneAsked: boolean;
   xp: number;
   level: {
     level: number;
@@ -14,8 +20,10 @@ export interface ReaderView {
     intoLevel: number;
     levelSpan: number;
   };
+  /** Today's XP against the daily cap: the cap counts UTC days, whatever the zone. */
   today: Profile["today"];
-  streak: Profile["streak"];
+  /** The profile's streak, today in the zone, and where the streak stands then. */
+  streak: Profile["streak"] & { today: string } & StreakStory;
   achievements: AchievementTile[];
   awards: AwardLine[];
   board: BoardView;
@@ -64,15 +72,37 @@ export function awardFor(award: Pick<HistoryAward, "type" | "data">): string {
   }
 }
 
-export function readerView(answers: {
-  profile: Profile;
-  awards: HistoryPage;
-  achievements: Achievements;
-  board: Board;
-}): ReaderView {
+export interface ViewContext {
+  /** The zone the profile was asked in (canonical), and whether it was asked for. */
+  timeZone: string;
+  timeZoneAsked: boolean;
+  /** When the page began: its today in the zone is read at this instant, before the API's. */
+  now: Date;
+}
+
+/** Awards that say the reader read on a day: not a signup, not a streak day (that is the day kept). */
+const isReading = (award: HistoryAward) =>
+  award.revokedAt === undefined && award.type !== "signup.completed" && award.type !== "streak.day";
+
+export function readerView(
+  answers: {
+    profile: Profile;
+    awards: HistoryPage;
+    achievements: Achievements;
+    board: Board;
+  },
+  context: ViewContext,
+): ReaderView {
   const { profile, awards, achievements, board } = answers;
+  const { timeZone, timeZoneAsked, now } = context;
+  const today = dayIn(now, timeZone);
+  const readToday = awards.awards.some(
+    (award) => isReading(award) && dayIn(award.eventTime, timeZone) === today,
+  );
   return {
     userId: profile.userId,
+    timeZone,
+    timeZoneAsked,
     xp: profile.xp,
     level: {
       ...profile.level,
@@ -80,7 +110,11 @@ export function readerView(answers: {
       levelSpan: profile.level.xpNext - profile.level.xpFloor,
     },
     today: profile.today,
-    streak: profile.streak,
+    streak: {
+      ...profile.streak,
+      today,
+      ...streakStory({ streak: profile.streak, today, timeZone, readToday }),
+    },
     achievements: achievementTiles(achievements.achievements, profile.level.level, profile.level.xpNext),
     awards: inReadingOrder(awards.awards).map((award) => ({
       id: award.id,

@@ -5,11 +5,14 @@ import type { ReadApiClient } from "./readApiClient";
 import { ReadApiError } from "./readApiError";
 import { askPage, readerPage, refusedPage, unavailablePage } from "./readerPage";
 import { readerView } from "./readerView";
+import { canonicalZone } from "./zoneDays";
 
 export interface SiteAppOptions {
   api: ReadApiClient;
   /** Where a failed read is told (the cause, for the operator; the page says only that it failed). */
   onReadFailure?: (error: unknown) => void;
+  /** The page's clock (its today in the reader's zone); the system's by default. */
+  clock?: () => Date;
 }
 
 /** How many awards and board rows the page shows. */
@@ -42,9 +45,13 @@ export function createSiteApp(options: SiteAppOptions): Hono {
 
   app.get("/", async (c) => {
     const userId = c.req.query("user") ?? "";
-    const timeZone = c.req.query("timeZone");
-    if (userId === "") return c.html(askPage());
+    // The form sends its zone field empty for none (UTC): the API refuses an empty zone, so none is asked.
+    const timeZone = c.req.query("timeZone")?.trim() || undefined;
+    const form = { userId, timeZone: timeZone ?? "" };
+    if (userId === "") return c.html(askPage(form));
     const { api } = options;
+    // Before the reads: the API's today is then never earlier than the page's (streakStory).
+    const now = options.clock?.() ?? new Date();
     const answers = await Promise.allSettled([
       api.profile(userId, timeZone),
       api.awards(userId, PAGE_AWARDS),
@@ -57,17 +64,25 @@ export function createSiteApp(options: SiteAppOptions): Hono {
       awards.status === "fulfilled" &&
       achievements.status === "fulfilled" &&
       board.status === "fulfilled"
-    )
+    ) {
+      // The API took the zone; this runtime should know it too (the same IANA database), else say so.
+      const zone = canonicalZone(timeZone ?? "UTC");
+      if (zone === undefined)
+        return c.html(refusedPage(form, "timeZone: this page does not know the zone the API took"), 400);
       return c.html(
         readerPage(
-          readerView({
-            profile: profile.value,
-            awards: awards.value,
-            achievements: achievements.value,
-            board: board.value,
-          }),
+          readerView(
+            {
+              profile: profile.value,
+              awards: awards.value,
+              achievements: achievements.value,
+              board: board.value,
+            },
+            { timeZone: zone, timeZoneAsked: timeZone !== undefined, now },
+          ),
         ),
       );
+    }
     const failures = answers.flatMap((answer) =>
       answer.status === "rejected" ? [answer.reason as unknown] : [],
     );
@@ -75,16 +90,16 @@ export function createSiteApp(options: SiteAppOptions): Hono {
     const refused = failures.find(
       (error): error is ReadApiError => error instanceof ReadApiError && error.kind === "refused",
     );
-    if (refused) return c.html(refusedPage(userId, refused.message), 400);
+    if (refused) return c.html(refusedPage(form, refused.message), 400);
     // One line per page, not per call: the four calls mostly fail for the same reason.
     options.onReadFailure?.(failures[0]);
-    return c.html(unavailablePage(userId), 503);
+    return c.html(unavailablePage(form), 503);
   });
 
   app.notFound((c) => c.text("Not found: the page is at /", 404));
   app.onError((error, c) => {
     options.onReadFailure?.(error);
-    return c.html(unavailablePage(""), 500);
+    return c.html(unavailablePage({ userId: "", timeZone: "" }), 500);
   });
   return app;
 }

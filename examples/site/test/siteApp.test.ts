@@ -49,6 +49,36 @@ describe("the reader's page", () => {
     );
   });
 
+  it("keeps the zone in the form and names it where it says today; an empty zone field asks for none (UTC)", async () => {
+    const clock = () => new Date("2026-12-04T23:30:00.000Z");
+    const paris = await createSiteApp({ api: apiOf(), clock }).request("/?user=ann&timeZone=europe/paris");
+    const page = await paris.text();
+    expect(page).toContain('<input id="timeZone" name="timeZone" value="Europe/Paris"');
+    expect(page).toContain("(days in Europe/Paris)");
+    expect(page).toContain("(2026-12-05 in Europe/Paris)");
+    expect(page).toMatch(
+      /Today <span class="note">\(<time class="date" datetime="2026-12-04">2026-12-04<\/time> in UTC\)/,
+    );
+    expect(page).toContain("The daily cap counts days in UTC; your streak counts them in Europe/Paris");
+    const api = apiOf();
+    const none = await (await createSiteApp({ api, clock }).request("/?user=ann&timeZone=")).text();
+    expect(api.calls).toContain("profile ann undefined");
+    expect(none).toContain('<input id="timeZone" name="timeZone" value=""');
+    expect(none).toContain("(days in UTC)");
+    expect(none).not.toContain("The daily cap counts days in UTC");
+    // Without a reader yet, or refused, the form still holds the zone asked.
+    const ask = await (await createSiteApp({ api: apiOf() }).request("/?timeZone=Asia/Tokyo")).text();
+    expect(ask).toContain('value="Asia/Tokyo"');
+    const refusing = apiOf((call) =>
+      call.startsWith("profile")
+        ? new ReadApiError("refused", 'timeZone: not "Mars/Olympus"', 400, "timeZone")
+        : undefined,
+    );
+    const refused = await createSiteApp({ api: refusing }).request("/?user=ann&timeZone=Mars/Olympus");
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('value="Mars/Olympus"');
+  });
+
   it("escapes what it shows: an id is text, never markup", async () => {
     const response = await createSiteApp({ api: apiOf() }).request(
       `/?user=${encodeURIComponent('<b>"x"</b>')}`,
