@@ -150,6 +150,16 @@ async function open(
   return page;
 }
 
+/** The page's width against the window's: equal when nothing is wider than the screen. */
+const overflow = async (page: Page) =>
+  // Strings: this file is compiled without the DOM's types (the page's globals are the browser's).
+  (await page.evaluate(
+    "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })",
+  )) as {
+    scrollWidth: number;
+    innerWidth: number;
+  };
+
 const field = async (page: Page, name: string) =>
   (await page.locator(`[data-field="${name}"]`).textContent()) ?? "";
 const numberIn = async (page: Page, name: string) => Number(await field(page, name));
@@ -201,7 +211,8 @@ async function libraryFor(userId: string) {
   return {
     profile,
     shown: {
-      userId,
+      // The page quotes at most an id's first 64 characters.
+      userId: userId.length > 64 ? `${userId.slice(0, 64)}…` : userId,
       xp: profile.xp,
       level: profile.level,
       today: profile.today.xp,
@@ -409,24 +420,57 @@ describe("the reader's page in Chromium", () => {
     await page.close();
   });
 
-  it("fits a phone's width: nothing wider than the screen, the long id wrapped", async () => {
-    for (const width of [375, 320]) {
-      const page = await open(CAPPED, { width, height: 800 });
-      // Strings: this file is compiled without the DOM's types (the page's globals are the browser's).
-      const { scrollWidth, innerWidth } = (await page.evaluate(
-        "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })",
-      )) as { scrollWidth: number; innerWidth: number };
-      expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
-      expect(innerWidth).toBe(width);
-      await page.close();
-    }
+  it("fits a phone's width: nothing wider than the screen, the long id wrapped, every date on one line", async () => {
+    for (const userId of [CAPPED, ORDER, STREAK])
+      for (const width of [390, 375, 320]) {
+        const page = await open(userId, { width, height: 800 });
+        expect([userId, width, await overflow(page)]).toEqual([
+          userId,
+          width,
+          { scrollWidth: width, innerWidth: width },
+        ]);
+        // Dates never break ("2026-/12-01"): one line box each, in tabular numerals.
+        const dates = (await page.evaluate(
+          `[...document.querySelectorAll("time.date")].map((time) => ({
+            text: time.textContent,
+            lines: time.getClientRects().length,
+            numerals: getComputedStyle(time).fontVariantNumeric,
+          }))`,
+        )) as { text: string; lines: number; numerals: string }[];
+        expect(dates.length).toBeGreaterThan(1);
+        for (const date of dates)
+          expect(date).toEqual({ text: date.text, lines: 1, numerals: "tabular-nums" });
+        await page.close();
+      }
+  });
+
+  it("a 257-character id: the error box wraps at 390 px and quotes at most the id's first 64 characters", async () => {
+    const tooLong = "u".repeat(257);
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    expect((await page.goto(pageUrl(tooLong)))?.status()).toBe(400);
+    expect(await overflow(page)).toEqual({ scrollWidth: 390, innerWidth: 390 });
+    const alert = page.getByRole("alert");
+    const box = (await alert.boundingBox()) ?? { x: 0, width: Number.POSITIVE_INFINITY };
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    const said = (await alert.textContent()) ?? "";
+    expect(said).toMatch(/^We cannot show these rewards: userId:/);
+    expect(said).toContain(`${"u".repeat(64)}…`);
+    expect(said).not.toMatch(/u{65}/);
+    // The form keeps the whole id, to mend.
+    expect(await page.getByLabel("Reader id").inputValue()).toBe(tooLong);
+    // The longest id the API takes is a reader's page, its id quoted to 64 characters, at 390 px too.
+    const longest = "w".repeat(256);
+    expect((await page.goto(pageUrl(longest)))?.status()).toBe(200);
+    expect(await overflow(page)).toEqual({ scrollWidth: 390, innerWidth: 390 });
+    expect(await field(page, "user")).toBe(`${"w".repeat(64)}…`);
+    expect((await page.textContent("main")) ?? "").not.toMatch(/w{65}/);
+    await page.close();
   });
 
   it("a bad or hand-edited id shows no other reader's data", async () => {
     const page = await browser.newPage();
     const tooLong = await page.goto(pageUrl("u".repeat(257)));
     expect(tooLong?.status()).toBe(400);
-    expect(await page.getByRole("alert").textContent()).toContain("We cannot show these rewards: userId:");
     expect(await page.locator("[data-field], [data-board-user], [data-award]").count()).toBe(0);
     // An id that would name another resource if it were a path stays one reader's id: a new one.
     for (const edited of [`${STREAK}/awards`, "../board", ".."]) {

@@ -18,7 +18,7 @@ button { font: inherit; padding: .4rem 1rem; border: 0; border-radius: 4px; back
 progress, meter { width: 100%; height: 1.2rem; }
 .figure { font-size: 2rem; font-weight: 700; }
 .note { color: #404040; }
-.problem { border-left: 4px solid #b91c1c; padding: .5rem 1rem; background: #fef2f2; color: #7f1d1d; }
+.problem { border-left: 4px solid #b91c1c; padding: .5rem 1rem; background: #fef2f2; color: #7f1d1d; overflow-wrap: anywhere; }
 ul.achievements { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem; }
 ul.achievements li { border-radius: 6px; padding: .5rem; border: 2px solid; }
 li.earned { background: #dcfce7; border-color: #166534; color: #14532d; }

@@ -1,6 +1,7 @@
 import { html } from "hono/html";
 import type { AchievementTile } from "./achievementGuide";
 import { PAGE_STYLE } from "./pageStyle";
+import { quoted, withInputsQuoted } from "./quote";
 import type { AwardLine, BoardView, ReaderView } from "./readerView";
 import type { Flame } from "./streakStory";
 
@@ -175,7 +176,7 @@ export function readerPage(view: ReaderView): Markup {
   return layout(
     SITE_TITLE,
     { userId: view.userId, timeZone: view.timeZoneAsked ? view.timeZone : "" },
-    html`<p class="wrap">Rewards of reader <strong data-field="user">${view.userId}</strong></p>
+    html`<p class="wrap">Rewards of reader <strong data-field="user">${quoted(view.userId)}</strong></p>
 ${levelSection(view)}
 ${todaySection(view)}
 ${streakSection(view)}
@@ -195,7 +196,7 @@ export function refusedPage(form: FormValues, reason: string): Markup {
   return layout(
     SITE_TITLE,
     form,
-    html`<div class="problem" role="alert"><p>We cannot show these rewards: ${reason}</p></div>`,
+    html`<div class="problem" role="alert"><p>We cannot show these rewards: ${withInputsQuoted(reason, [form.userId, form.timeZone])}</p></div>`,
   );
 }
 

@@ -100,6 +100,30 @@ describe("the reader's page", () => {
     expect(page).not.toContain("bob");
   });
 
+  it("quotes at most the first 64 characters of a long id: in the heading and in the API's reason", async () => {
+    const long = "u".repeat(257);
+    const api = apiOf((call) =>
+      call.startsWith("board")
+        ? undefined
+        : new ReadApiError(
+            "refused",
+            `userId: at most 256 characters (${JSON.stringify(long)})`,
+            400,
+            "userId",
+          ),
+    );
+    const refused = await (await createSiteApp({ api }).request(`/?user=${long}`)).text();
+    expect(refused).toContain(
+      `We cannot show these rewards: userId: at most 256 characters (&quot;${"u".repeat(64)}…&quot;)`,
+    );
+    // The form keeps the input whole, to mend; the page's words never repeat it.
+    expect(refused.replace(`value="${long}"`, "")).not.toMatch(/u{65}/);
+    const valid = "v".repeat(256);
+    const page = await (await createSiteApp({ api: apiOf() }).request(`/?user=${valid}`)).text();
+    expect(page).toContain(`<strong data-field="user">${"v".repeat(64)}…</strong>`);
+    expect(page.replace(`value="${valid}"`, "")).not.toMatch(/v{65}/);
+  });
+
   it("a read API that is down is a 503 page saying so, its cause told once to the operator", async () => {
     const told: unknown[] = [];
     const cause = new ReadApiError(
