@@ -45,6 +45,9 @@ tr.reader { background: #fef9c3; font-weight: 700; }
 .flame-burning { transform-origin: 50% 100%; animation: flicker 1.6s ease-in-out infinite alternate; }
 @keyframes flicker { from { transform: scale(1, 1); } to { transform: scale(.95, 1.06) rotate(-1.5deg); } }
 @media (prefers-reduced-motion: reduce) { *, *::before, *::after { animation: none !important; transition: none !important; } }
+.campaign { display: flex; align-items: center; gap: .75rem; margin: 1rem 0; padding: .75rem 1rem; border-radius: 8px; border: 2px solid #c2410c; background: #fff7ed; color: #7c2d12; }
+.campaign p { margin: 0; }
+.spark { flex: none; fill: #ea580c; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -169,6 +169,19 @@ ${table}
 </section>`;
 }
 
+/** A campaign running now: what it pays, on what, until when (its title is the operator's, shown as it is). */
+function campaignBanners(view: ReaderView): Markup | string {
+  if (view.campaigns.length === 0) return "";
+  return html`${view.campaigns.map(
+    (
+      campaign,
+    ) => html`<aside class="campaign" aria-label="Campaign running now" data-campaign="${campaign.id}">
+<svg class="spark" viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path d="M12 1l2.6 7.4L22 11l-7.4 2.6L12 21l-2.6-7.4L2 11l7.4-2.6z"/></svg>
+<p><strong class="wrap">${campaign.title}</strong><br><span data-field="campaign-offer">${campaign.offer}</span></p>
+</aside>`,
+  )}`;
+}
+
 export const SITE_TITLE = "Reading rewards";
 
 /** A reader's page: level, today, streak, achievements, last awards, the week's board. */
@@ -177,6 +190,7 @@ export function readerPage(view: ReaderView): Markup {
     SITE_TITLE,
     { userId: view.userId, timeZone: view.timeZoneAsked ? view.timeZone : "" },
     html`<p class="wrap">Rewards of reader <strong data-field="user">${quoted(view.userId)}</strong></p>
+${campaignBanners(view)}
 ${levelSection(view)}
 ${todaySection(view)}
 ${streakSection(view)}

@@ -1,6 +1,7 @@
 import type { Achievements, Board, HistoryAward, HistoryPage, Profile } from "@rewards/reader";
 import { type AchievementTile, achievementTiles } from "./achievementGuide";
 import { inReadingOrder } from "./awardOrder";
+import { type CampaignBanner, campaignBanner, runningCampaigns, type SiteRules } from "./campaigns";
 import { type StreakStory, streakStory } from "./streakStory";
 import { dayIn } from "./zoneDays";
 
@@ -27,6 +28,8 @@ export interface ReaderView {
   achievements: AchievementTile[];
   awards: AwardLine[];
   board: BoardView;
+  /** A banner per campaign running now (none without the rules). */
+  campaigns: CampaignBanner[];
 }
 
 export interface AwardLine {
@@ -90,10 +93,12 @@ export function readerView(
     awards: HistoryPage;
     achievements: Achievements;
     board: Board;
+    /** `GET /rules`, when the API has it and answered in time. */
+    rules?: SiteRules;
   },
   context: ViewContext,
 ): ReaderView {
-  const { profile, awards, achievements, board } = answers;
+  const { profile, awards, achievements, board, rules } = answers;
   const { timeZone, timeZoneAsked, now } = context;
   const today = dayIn(now, timeZone);
   const readToday = awards.awards.some(
@@ -129,5 +134,8 @@ export function readerView(
       entries: board.entries.map((entry) => ({ ...entry, isReader: entry.userId === profile.userId })),
       reader: profile.week,
     },
+    campaigns: runningCampaigns(rules?.campaigns ?? [], now).map((campaign) =>
+      campaignBanner(campaign, now, timeZone),
+    ),
   };
 }

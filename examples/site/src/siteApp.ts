@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
+import type { SiteRules } from "./campaigns";
 import { PAGE_STYLE_HASH } from "./pageStyle";
 import type { ReadApiClient } from "./readApiClient";
 import { ReadApiError } from "./readApiError";
@@ -18,6 +19,28 @@ export interface SiteAppOptions {
 /** How many awards and board rows the page shows. */
 export const PAGE_AWARDS = 10;
 export const PAGE_BOARD_ROWS = 10;
+
+/**
+ * How long the page waits for the rules after the reader's four answers: the campaign banner is
+ * a bonus, so a slow `GET /rules` costs the page at most this, and a failed one nothing.
+ */
+export const RULES_GRACE_MS = 300;
+
+/** What became of `GET /rules`: its answer (undefined: no such route), or why it failed. */
+type RulesAnswer = { rules: SiteRules | undefined } | { failure: unknown };
+
+/** The rules' answer, or undefined when it takes `ms` more; never rejects (`answer` does not). */
+async function rulesWithin(answer: Promise<RulesAnswer>, ms: number): Promise<RulesAnswer | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * The reader's page as a site's backend serves it: `GET /?user=<id>[&timeZone=<zone>]`.
@@ -52,6 +75,13 @@ export function createSiteApp(options: SiteAppOptions): Hono {
     const { api } = options;
     // Before the reads: the API's today is then never earlier than the page's (streakStory).
     const now = options.clock?.() ?? new Date();
+    // The rules beside the four reads; whatever becomes of them, the page does not fail for them.
+    const rules: Promise<RulesAnswer> = Promise.resolve()
+      .then(() => api.rules())
+      .then(
+        (answer) => ({ rules: answer }),
+        (failure: unknown) => ({ failure }),
+      );
     const answers = await Promise.allSettled([
       api.profile(userId, timeZone),
       api.awards(userId, PAGE_AWARDS),
@@ -69,6 +99,10 @@ export function createSiteApp(options: SiteAppOptions): Hono {
       const zone = canonicalZone(timeZone ?? "UTC");
       if (zone === undefined)
         return c.html(refusedPage(form, "timeZone: this page does not know the zone the API took"), 400);
+      // No banner when the rules failed (told, as any failed read) or came too late (not waited for).
+      const rulesAnswer = await rulesWithin(rules, RULES_GRACE_MS);
+      if (rulesAnswer && "failure" in rulesAnswer) options.onReadFailure?.(rulesAnswer.failure);
+      const rulesNow = rulesAnswer && "rules" in rulesAnswer ? rulesAnswer.rules : undefined;
       return c.html(
         readerPage(
           readerView(
@@ -77,6 +111,7 @@ export function createSiteApp(options: SiteAppOptions): Hono {
               awards: awards.value,
               achievements: achievements.value,
               board: board.value,
+              ...(rulesNow ? { rules: rulesNow } : {}),
             },
             { timeZone: zone, timeZoneAsked: timeZone !== undefined, now },
           ),

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import type { SiteRules } from "../src/campaigns";
 import type { ReadApiClient } from "../src/readApiClient";
 import { ReadApiError } from "../src/readApiError";
-import { createSiteApp } from "../src/siteApp";
+import { createSiteApp, RULES_GRACE_MS } from "../src/siteApp";
 import { achievementsOf, awardOf, awardsOf, boardOf, profileOf } from "./fixtures";
 
-/** A read API client answering from fixtures, or failing each call with `failure`. */
-function apiOf(failure?: (call: string) => Error | undefined): ReadApiClient & { calls: string[] } {
+/** A read API client answering from fixtures, or failing each call with `failure`; `rules` answers GET /rules. */
+function apiOf(
+  failure?: (call: string) => Error | undefined,
+  rules: () => Promise<SiteRules | undefined> = async () => undefined,
+): ReadApiClient & { calls: string[] } {
   const calls: string[] = [];
   const answer = <T>(call: string, value: T) => {
     calls.push(call);
@@ -18,8 +22,25 @@ function apiOf(failure?: (call: string) => Error | undefined): ReadApiClient & {
     awards: (userId, limit) => answer(`awards ${userId} ${limit}`, awardsOf(awardOf())),
     achievements: (userId) => answer(`achievements ${userId}`, achievementsOf("first-article")),
     board: (limit) => answer(`board ${limit}`, boardOf({ rank: 1, userId: "bob", xp: 200 })),
+    rules: () => {
+      calls.push("rules");
+      const error = failure?.("rules");
+      return error ? Promise.reject(error) : rules();
+    },
   };
 }
+
+const NOW = new Date("2026-12-04T12:00:00.000Z");
+const clock = () => NOW;
+const doubleXp = {
+  id: "podcast-week",
+  title: "Podcast week",
+  types: ["podcast.listened"],
+  from: "2026-12-01T00:00:00.000Z",
+  to: "2026-12-06T17:00:00.000Z",
+  multiplier: 2,
+};
+const banner = '<aside class="campaign"';
 
 describe("the reader's page", () => {
   it("without a user, asks for one and reads nothing", async () => {
@@ -39,6 +60,7 @@ describe("the reader's page", () => {
       "awards ann 10",
       "board 10",
       "profile ann Europe/Paris",
+      "rules",
     ]);
     const page = await response.text();
     expect(page).toContain('<span class="figure" data-field="xp">170</span>');
@@ -138,6 +160,72 @@ describe("the reader's page", () => {
     const page = await response.text();
     expect(page).toContain("Rewards are not available right now");
     expect(page).not.toContain("ECONNREFUSED");
+    expect(told).toEqual([cause]);
+  });
+
+  it("shows a banner for a campaign running now, its end in the reader's zone", async () => {
+    const coming = { ...doubleXp, id: "coming", from: "2026-12-05T00:00:00.000Z" };
+    const api = apiOf(undefined, async () => ({ version: 3, campaigns: [doubleXp, coming] }));
+    const page = await (
+      await createSiteApp({ api, clock }).request("/?user=ann&timeZone=Europe/Paris")
+    ).text();
+    expect(page).toContain(
+      '<aside class="campaign" aria-label="Campaign running now" data-campaign="podcast-week">',
+    );
+    expect(page).toContain("Double XP on podcasts until Sun 18:00 (Europe/Paris)");
+    expect(page).not.toContain('data-campaign="coming"');
+  });
+
+  it("shows no banner, and the page as ever, when /rules is absent (404), runs no campaign, fails or is slow", async () => {
+    const told: unknown[] = [];
+    const broken = new ReadApiError("unavailable", "the read API answered HTTP 500", 500);
+    const cases: [string, ReadApiClient][] = [
+      ["absent", apiOf()],
+      [
+        "nothing running",
+        apiOf(undefined, async () => ({ campaigns: [{ ...doubleXp, to: "2026-12-04T12:00:00.000Z" }] })),
+      ],
+      ["failing", apiOf((call) => (call === "rules" ? broken : undefined))],
+      [
+        "throwing at once",
+        {
+          ...apiOf(),
+          rules: () => {
+            throw new Error("no rules here");
+          },
+        },
+      ],
+      [
+        "slow",
+        apiOf(
+          undefined,
+          () => new Promise((resolve) => setTimeout(() => resolve({ campaigns: [doubleXp] }), 5_000)),
+        ),
+      ],
+    ];
+    for (const [what, api] of cases) {
+      const started = Date.now();
+      const response = await createSiteApp({ api, clock, onReadFailure: (e) => told.push(e) }).request(
+        "/?user=ann",
+      );
+      expect([what, response.status]).toEqual([what, 200]);
+      const page = await response.text();
+      expect([what, page.includes(banner)]).toEqual([what, false]);
+      expect(page).toContain('<span class="figure" data-field="xp">170</span>');
+      // A slow /rules costs the page RULES_GRACE_MS at most.
+      expect(Date.now() - started).toBeLessThan(RULES_GRACE_MS + 1_000);
+    }
+    // A failed /rules is told to the operator, as any failed read; a 404 or a late one is not.
+    expect(told).toHaveLength(2);
+    expect(told[0]).toBe(broken);
+  });
+
+  it("a page that fails anyway is told once, whatever /rules did", async () => {
+    const told: unknown[] = [];
+    const cause = new ReadApiError("unavailable", "down");
+    await createSiteApp({ api: apiOf(() => cause), clock, onReadFailure: (e) => told.push(e) }).request(
+      "/?user=ann",
+    );
     expect(told).toEqual([cause]);
   });
 
