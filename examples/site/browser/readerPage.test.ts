@@ -159,6 +159,22 @@ async function open(
   return page;
 }
 
+/** WCAG's contrast ratio of two computed colours (`rgb(…)`, opaque). */
+function contrast(foreground: string, background: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = (color.match(/[\d.]+/g) ?? []).slice(0, 3).map((value) => {
+      const channel = Number(value) / 255;
+      return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [lighter, darker] = [luminance(foreground), luminance(background)].sort((a, b) => b - a) as [
+    number,
+    number,
+  ];
+  return (lighter + 0.05) / (darker + 0.05);
+}
+
 /** The page's width against the window's: equal when nothing is wider than the screen. */
 const overflow = async (page: Page) =>
   // Strings: this file is compiled without the DOM's types (the page's globals are the browser's).
@@ -287,11 +303,20 @@ describe("the reader's page in Chromium", () => {
     expect(await shownOn(page)).toEqual(library.shown);
     expect(library.profile.streak).toMatchObject({ current: 3, longest: 3 });
     expect(library.profile.xp).toBe(135); // 100 + 3 × 10 + 5; the revoked article's 20 taken back
-    const bar = page.locator("#level-bar");
-    expect([await bar.getAttribute("value"), await bar.getAttribute("max")]).toEqual([
-      String(library.profile.xp - library.profile.level.xpFloor),
-      String(library.profile.level.xpNext - library.profile.level.xpFloor),
-    ]);
+    // The level ring: a progress bar to assistive technology, its arc the share of the level done.
+    const { xp, level } = library.profile;
+    const ring = page.getByRole("progressbar", {
+      name: `XP toward level ${level.level + 1}: ${xp - level.xpFloor} of ${level.xpNext - level.xpFloor}`,
+    });
+    expect(await ring.count()).toBe(1);
+    expect([
+      await ring.getAttribute("aria-valuemin"),
+      await ring.getAttribute("aria-valuenow"),
+      await ring.getAttribute("aria-valuemax"),
+    ]).toEqual(["0", String(xp - level.xpFloor), String(level.xpNext - level.xpFloor)]);
+    const share = Math.round(((xp - level.xpFloor) / (level.xpNext - level.xpFloor)) * 10_000) / 100;
+    expect(await ring.locator("circle.ring-fill").getAttribute("stroke-dasharray")).toBe(`${share} 100`);
+    expect(await ring.locator("text.ring-level").textContent()).toBe(String(level.level));
     const revoked = page.locator('tr[data-revoked="true"]');
     expect(await revoked.count()).toBe(1);
     expect(await revoked.locator("td").first().textContent()).toBe("Finished “retracted-story”Revoked");
@@ -309,6 +334,71 @@ describe("the reader's page in Chromium", () => {
     // The page keeps what was earned: first-article stays, though its award was revoked.
     expect(await page.locator('[data-achievement="first-article"]').getAttribute("data-earned")).toBe("true");
     await page.close();
+  });
+
+  it("earned badges stand out and locked ones are muted, both readable (contrast ≥ 4.5:1)", async () => {
+    const page = await open(STREAK);
+    const tiles = (await page.evaluate(
+      `[...document.querySelectorAll("[data-achievement]")].map((tile) => {
+        const style = getComputedStyle(tile);
+        return {
+          id: tile.dataset.achievement,
+          earned: tile.dataset.earned === "true",
+          color: style.color,
+          background: style.backgroundColor,
+          borderStyle: style.borderTopStyle,
+          shadow: style.boxShadow,
+          icon: tile.querySelector("svg.badge-icon")?.getAttribute("aria-hidden"),
+          state: tile.querySelector(".state")?.textContent,
+        };
+      })`,
+    )) as {
+      id: string;
+      earned: boolean;
+      color: string;
+      background: string;
+      borderStyle: string;
+      shadow: string;
+      icon: string;
+      state: string;
+    }[];
+    const earned = tiles.filter((tile) => tile.earned);
+    const locked = tiles.filter((tile) => !tile.earned);
+    expect(earned.map(({ id }) => id).sort()).toEqual(["first-article", "first-share", "level-2"]);
+    expect(locked.length).toBeGreaterThan(0);
+    for (const tile of earned) {
+      expect(tile).toMatchObject({ borderStyle: "solid", icon: "true", state: `Earned ${isoDay(day(0))}` });
+      expect(tile.shadow).not.toBe("none");
+      expect(tile.background).not.toBe(locked[0]?.background);
+    }
+    for (const tile of locked)
+      expect(tile).toMatchObject({ borderStyle: "dashed", shadow: "none", icon: "true", state: "Not yet" });
+    for (const tile of tiles)
+      expect([tile.id, contrast(tile.color, tile.background) >= 4.5]).toEqual([tile.id, true]);
+    await page.close();
+  });
+
+  it("the flame and the ring are labelled, and still when the reader asks for less motion", async () => {
+    const page = await open(STREAK);
+    expect(await page.getByRole("img", { name: "Streak flame, lit: read today" }).count()).toBe(1);
+    const motion = async () =>
+      (await page.evaluate(
+        `["svg.flame", "circle.ring-fill"].map((selector) => getComputedStyle(document.querySelector(selector)).animationName)`,
+      )) as string[];
+    expect(await motion()).toEqual(["flicker", "ring-in"]);
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await motion()).toEqual(["none", "none"]);
+    await page.close();
+    // A new reader: the flame out, the ring empty (no arc), both still saying so.
+    const fresh = await open(NEW);
+    expect(await fresh.getByRole("img", { name: "Streak flame, out" }).count()).toBe(1);
+    const ring = fresh.getByRole("progressbar", { name: "XP toward level 2: 0 of 100" });
+    expect(await ring.getAttribute("aria-valuenow")).toBe("0");
+    expect(await ring.locator("circle.ring-fill").count()).toBe(0);
+    await fresh.close();
+    const alive = await open(ALIVE);
+    expect(await alive.getByRole("img", { name: "Streak flame, low: waiting for today" }).count()).toBe(1);
+    await alive.close();
   });
 
   it("lists the last awards in the order the reader did them: one commit by event time, newest first", async () => {
@@ -445,6 +535,16 @@ describe("the reader's page in Chromium", () => {
           expect(date).toEqual({ text: date.text, lines: 1, numerals: "tabular-nums" });
         await page.close();
       }
+  });
+
+  it("stays light at 390 px: one request (no image, font or script), under 32 KB", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    const requests: string[] = [];
+    page.on("request", (request) => requests.push(request.url()));
+    const response = await page.goto(pageUrl(STREAK));
+    expect(requests).toEqual([pageUrl(STREAK)]);
+    expect((await response?.body())?.byteLength).toBeLessThan(32 * 1024);
+    await page.close();
   });
 
   it("a 257-character id: the error box wraps at 390 px and quotes at most the id's first 64 characters", async () => {

@@ -10,6 +10,10 @@ type Markup = ReturnType<typeof html>;
 /** A calendar day (YYYY-MM-DD) that never breaks across lines. */
 const date = (day: string): Markup => html`<time class="date" datetime="${day}">${day}</time>`;
 
+/** A text with each calendar day in it kept on one line ("Read on 2026-12-03"). */
+const withDates = (text: string): Markup[] =>
+  text.split(/(\d{4}-\d{2}-\d{2})/).map((part, index) => (index % 2 === 1 ? date(part) : html`${part}`));
+
 /** What the form on top holds: the reader's id and the zone asked for (kept across submissions). */
 export interface FormValues {
   userId: string;
@@ -32,7 +36,7 @@ function layout(title: string, form: FormValues, content: Markup | string): Mark
 <h1>${title}</h1>
 <form method="get" action="/">
 <div><label for="user">Reader id</label><input id="user" name="user" value="${form.userId}" autocomplete="off" required></div>
-<div><label for="timeZone">Time zone</label><input id="timeZone" name="timeZone" value="${form.timeZone}" placeholder="UTC" autocomplete="off" spellcheck="false" aria-describedby="timeZone-hint"><span id="timeZone-hint" class="hint">An IANA zone, such as Europe/Paris: the streak's days</span></div>
+<div><label for="timeZone">Time zone <span class="hint">(the streak's days)</span></label><input id="timeZone" name="timeZone" value="${form.timeZone}" placeholder="UTC" autocomplete="off" spellcheck="false" aria-describedby="timeZone-hint"><span id="timeZone-hint" class="visually-hidden">An IANA time zone such as Europe/Paris; empty for UTC</span></div>
 <button type="submit">Show rewards</button>
 </form>
 </header>
@@ -41,13 +45,35 @@ function layout(title: string, form: FormValues, content: Markup | string): Mark
 </html>`;
 }
 
+/**
+ * The level ring: an SVG arc from the level's floor (top) clockwise to the next level's, the
+ * level in the middle. A progress bar to assistive technology (its values and its words); the
+ * drawing itself is hidden from it. The arc fills in on load unless motion is unwelcome.
+ */
+function levelRing(view: ReaderView): Markup {
+  const { level, intoLevel, levelSpan, percent } = view.level;
+  const fill =
+    percent === 0
+      ? ""
+      : html`<circle class="ring-fill" cx="60" cy="60" r="50" pathLength="100" stroke-dasharray="${percent} 100" transform="rotate(-90 60 60)"/>`;
+  return html`<div class="ring" id="level-ring" role="progressbar" aria-labelledby="level-ring-label" aria-valuemin="0" aria-valuemax="${levelSpan}" aria-valuenow="${intoLevel}" aria-valuetext="${intoLevel} of ${levelSpan} XP toward level ${level + 1}" data-percent="${percent}">
+<svg viewBox="0 0 120 120" width="112" height="112" aria-hidden="true" focusable="false">
+<circle class="ring-track" cx="60" cy="60" r="50"/>
+${fill}
+<text class="ring-level" x="60" y="62">${level}</text>
+<text class="ring-caption" x="60" y="84">level</text>
+</svg>
+</div>`;
+}
+
 function levelSection(view: ReaderView): Markup {
   const { level, xpFloor, xpNext, intoLevel, levelSpan } = view.level;
   return html`<section aria-labelledby="level-heading">
 <h2 id="level-heading">Level <span data-field="level">${level}</span></h2>
-<p><span class="figure" data-field="xp">${view.xp}</span> XP</p>
-<label for="level-bar">XP toward level ${level + 1}: ${intoLevel} of ${levelSpan}</label>
-<progress id="level-bar" max="${levelSpan}" value="${intoLevel}">${intoLevel} of ${levelSpan}</progress>
+<div class="with-icon">${levelRing(view)}
+<div><p><span class="figure" data-field="xp">${view.xp}</span> XP</p>
+<p id="level-ring-label">XP toward level ${level + 1}: ${intoLevel} of ${levelSpan}</p></div>
+</div>
 <p class="note">Level ${level} starts at <span data-field="xp-floor">${xpFloor}</span> XP; level ${level + 1} at <span data-field="xp-next">${xpNext}</span> XP (<span data-field="xp-to-next">${xpNext - view.xp}</span> to go).</p>
 </section>`;
 }
@@ -97,10 +123,14 @@ function streakSection(view: ReaderView): Markup {
 </section>`;
 }
 
+/** A medal for an earned badge, a padlock for a locked one: decoration, the words say which. */
+const MEDAL = html`<svg class="badge-icon" viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path class="ribbon" d="M7 1h4l2 6H9zM13 1h4l-2 6h-4z"/><circle class="medal" cx="12" cy="15" r="7"/><path class="medal-star" d="M12 10.5l1.3 2.7 3 .4-2.2 2.1.5 3-2.6-1.4-2.6 1.4.5-3-2.2-2.1 3-.4z"/></svg>`;
+const PADLOCK = html`<svg class="badge-icon" viewBox="0 0 24 24" width="28" height="28" aria-hidden="true" focusable="false"><path class="shackle" d="M8 11V8a4 4 0 0 1 8 0v3"/><rect class="lock-body" x="5" y="11" width="14" height="10" rx="2"/></svg>`;
+
 function achievementItem(tile: AchievementTile): Markup {
   return tile.earned
-    ? html`<li class="earned" data-achievement="${tile.id}" data-earned="true"><span class="state">Earned ${tile.earnedAt?.slice(0, 10) ?? ""}</span>${tile.title}</li>`
-    : html`<li class="locked" data-achievement="${tile.id}" data-earned="false"><span class="state">Not yet</span>${tile.title}: ${tile.howToEarn}</li>`;
+    ? html`<li class="earned" data-achievement="${tile.id}" data-earned="true">${MEDAL}<span><span class="state">Earned ${tile.earnedAt === undefined ? "" : date(tile.earnedAt.slice(0, 10))}</span><strong class="badge-title">${tile.title}</strong></span></li>`
+    : html`<li class="locked" data-achievement="${tile.id}" data-earned="false">${PADLOCK}<span><span class="state">Not yet</span>${tile.title}: ${tile.howToEarn}</span></li>`;
 }
 
 function achievementsSection(view: ReaderView): Markup {
@@ -119,7 +149,7 @@ function awardRow(award: AwardLine): Markup {
   // Only that it was revoked: the operator's reason is a note for operators (docs/reading.md).
   const revoked = award.revoked ? html`<br><span class="note">Revoked</span>` : "";
   return html`<tr data-award="${award.id}"${award.revoked ? html` data-revoked="true"` : ""}>
-<td><span${award.revoked ? html` class="revoked"` : ""}>${award.forWhat}</span>${revoked}</td>
+<td><span${award.revoked ? html` class="revoked"` : ""}>${withDates(award.forWhat)}</span>${revoked}</td>
 <td>${date(award.earnedOn)}</td>
 <td class="num"><span${award.revoked ? html` class="revoked"` : ""}>${paid}</span></td>
 </tr>`;

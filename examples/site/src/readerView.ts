@@ -20,6 +20,8 @@ export interface ReaderView {
     /** XP earned within this level, and the XP the level spans: the bar's value and maximum. */
     intoLevel: number;
     levelSpan: number;
+    /** intoLevel of levelSpan, in percent (0–100, to a hundredth): the ring's arc. */
+    percent: number;
   };
   /** Today's XP against the daily cap: the cap counts UTC days, whatever the zone. */
   today: Profile["today"];
@@ -75,6 +77,14 @@ export function awardFor(award: Pick<HistoryAward, "type" | "data">): string {
   }
 }
 
+/** The level and how far the reader is into it: the ring from the level's floor to the next one's. */
+function levelOf({ xp, level }: Profile): ReaderView["level"] {
+  const intoLevel = xp - level.xpFloor;
+  const levelSpan = level.xpNext - level.xpFloor;
+  const percent = Math.round(Math.min(1, Math.max(0, intoLevel / levelSpan)) * 10_000) / 100;
+  return { ...level, intoLevel, levelSpan, percent };
+}
+
 export interface ViewContext {
   /** The zone the profile was asked in (canonical), and whether it was asked for. */
   timeZone: string;
@@ -109,11 +119,7 @@ export function readerView(
     timeZone,
     timeZoneAsked,
     xp: profile.xp,
-    level: {
-      ...profile.level,
-      intoLevel: profile.xp - profile.level.xpFloor,
-      levelSpan: profile.level.xpNext - profile.level.xpFloor,
-    },
+    level: levelOf(profile),
     today: profile.today,
     streak: {
       ...profile.streak,

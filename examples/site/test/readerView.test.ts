@@ -30,8 +30,32 @@ describe("readerView", () => {
   );
 
   it("puts the level bar between the level's floor and the next one's", () => {
-    expect(view.level).toEqual({ level: 2, xpFloor: 100, xpNext: 250, intoLevel: 70, levelSpan: 150 });
+    expect(view.level).toEqual({
+      level: 2,
+      xpFloor: 100,
+      xpNext: 250,
+      intoLevel: 70,
+      levelSpan: 150,
+      percent: 46.67,
+    });
     expect(view.xp).toBe(170);
+  });
+
+  it("puts the ring's arc at 0 on a level's floor and short of 100 just below the next", () => {
+    const at = (xp: number, level: { level: number; xpFloor: number; xpNext: number }) =>
+      readerView(
+        {
+          profile: profileOf({ xp, level }),
+          awards: awardsOf(),
+          achievements: achievementsOf(),
+          board: boardOf(),
+        },
+        { timeZone: "UTC", timeZoneAsked: false, now: new Date("2026-12-04T12:00:00.000Z") },
+      ).level.percent;
+    expect(at(0, { level: 1, xpFloor: 0, xpNext: 100 })).toBe(0);
+    expect(at(100, { level: 2, xpFloor: 100, xpNext: 250 })).toBe(0);
+    expect(at(249, { level: 2, xpFloor: 100, xpNext: 250 })).toBe(99.33);
+    expect(at(15_000 + 3_999, { level: 11, xpFloor: 15_000, xpNext: 19_000 })).toBe(99.98);
   });
 
   it("keeps a capped award's requested XP, and of a revoked award only that it was revoked (not the operator's reason)", () => {
