@@ -12,8 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
  * The reader's page in a real Chromium over `rewards dev`: the numbers it shows are the reader
- * library's, for a new reader, a capped one, and one with a streak and a revoked award; the
- * keyboard path; a phone's width; a bad id and a read API that is down.
+ * library's, for a new reader, a capped one, and one with a streak and a revoked award; one
+ * commit's awards in reading order; the streak in every state and ?timeZone=; the ring, the
+ * flame, the badges and reduced motion; the keyboard path; a phone's width; a bad id and a read
+ * API that is down; and the campaign banner, over a stand-in that answers GET /rules.
  */
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -297,7 +299,7 @@ describe("the reader's page in Chromium", () => {
     await page.close();
   });
 
-  it("a reader with a streak and a revoked award: the streak, the level bar, the revocation without the operator's reason", async () => {
+  it("a reader with a streak and a revoked award: the streak, the level ring, the revocation without the operator's reason", async () => {
     const page = await open(STREAK);
     const library = await libraryFor(STREAK);
     expect(await shownOn(page)).toEqual(library.shown);

@@ -56,7 +56,7 @@ function levelRing(view: ReaderView): Markup {
     percent === 0
       ? ""
       : html`<circle class="ring-fill" cx="60" cy="60" r="50" pathLength="100" stroke-dasharray="${percent} 100" transform="rotate(-90 60 60)"/>`;
-  return html`<div class="ring" id="level-ring" role="progressbar" aria-labelledby="level-ring-label" aria-valuemin="0" aria-valuemax="${levelSpan}" aria-valuenow="${intoLevel}" aria-valuetext="${intoLevel} of ${levelSpan} XP toward level ${level + 1}" data-percent="${percent}">
+  return html`<div class="ring" id="level-ring" role="progressbar" aria-labelledby="level-ring-label" aria-valuemin="0" aria-valuemax="${levelSpan}" aria-valuenow="${intoLevel}" aria-valuetext="${intoLevel} of ${levelSpan} XP toward level ${level + 1}">
 <svg viewBox="0 0 120 120" width="112" height="112" aria-hidden="true" focusable="false">
 <circle class="ring-track" cx="60" cy="60" r="50"/>
 ${fill}

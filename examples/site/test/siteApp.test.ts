@@ -101,6 +101,17 @@ describe("the reader's page", () => {
     expect(await refused.text()).toContain('value="Mars/Olympus"');
   });
 
+  it("a zone the API took but this page does not know is a 400 page saying so, with no reader's data", async () => {
+    // The stand-in API takes any zone; the page reads its own today in it, so it must know it.
+    const response = await createSiteApp({ api: apiOf(), clock }).request("/?user=ann&timeZone=Mars/Olympus");
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain(
+      "We cannot show these rewards: timeZone: this page does not know the zone the API took",
+    );
+    expect(page).not.toContain("data-field");
+  });
+
   it("escapes what it shows: an id is text, never markup", async () => {
     const response = await createSiteApp({ api: apiOf() }).request(
       `/?user=${encodeURIComponent('<b>"x"</b>')}`,
