@@ -8,6 +8,16 @@ export {
   type AchievementTile,
   achievementTiles,
 } from "./achievementGuide";
+export { inReadingOrder } from "./awardOrder";
+export {
+  type Campaign,
+  type CampaignBanner,
+  campaignBanner,
+  rulesFrom,
+  runningCampaigns,
+  type SiteRules,
+} from "./campaigns";
+export { QUOTE_LIMIT, quoted, withInputsQuoted } from "./quote";
 export {
   createReadApiClient,
   defaultCredentials,
@@ -18,5 +28,6 @@ export {
 } from "./readApiClient";
 export { ReadApiError, type ReadApiErrorKind } from "./readApiError";
 export { type AwardLine, awardFor, type ReaderView, readerView } from "./readerView";
-export { createSiteApp, PAGE_AWARDS, PAGE_BOARD_ROWS, type SiteAppOptions } from "./siteApp";
+export { createSiteApp, PAGE_AWARDS, PAGE_BOARD_ROWS, RULES_GRACE_MS, type SiteAppOptions } from "./siteApp";
 export { type Site, type SiteOptions, startSite } from "./startSite";
+export { type Flame, type StreakFacts, type StreakState, type StreakStory, streakStory } from "./streakStory";

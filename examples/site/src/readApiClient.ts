@@ -13,6 +13,7 @@ import { Hash } from "@smithy/hash-node";
 import { SignatureV4 } from "@smithy/signature-v4";
 import type { AwsCredentialIdentityProvider } from "@smithy/types";
 import type { z } from "zod";
+import { rulesFrom, type SiteRules } from "./campaigns";
 import { ReadApiError } from "./readApiError";
 
 export interface ReadApiClientOptions {
@@ -34,6 +35,11 @@ export interface ReadApiClient {
   awards(userId: string, limit: number): Promise<HistoryPage>;
   achievements(userId: string): Promise<Achievements>;
   board(limit: number): Promise<Board>;
+  /**
+   * The rules' campaigns (`GET /rules`, SPEC §15d); undefined when the API has no such route
+   * (a 404: an API older than the rules). Other failures throw, as the other reads do.
+   */
+  rules(): Promise<SiteRules | undefined>;
 }
 
 /**
@@ -89,7 +95,23 @@ export function createReadApiClient(options: ReadApiClientOptions): ReadApiClien
           sha256: Hash.bind(null, "sha256"),
         });
 
-  async function get<T>(path: string, query: Record<string, string | undefined>, schema: z.ZodType<T>) {
+  async function get<T>(
+    path: string,
+    query: Record<string, string | undefined>,
+    parse: (body: unknown) => T | undefined,
+  ): Promise<T>;
+  async function get<T>(
+    path: string,
+    query: Record<string, string | undefined>,
+    parse: (body: unknown) => T | undefined,
+    options: { notFound: "undefined" },
+  ): Promise<T | undefined>;
+  async function get<T>(
+    path: string,
+    query: Record<string, string | undefined>,
+    parse: (body: unknown) => T | undefined,
+    options?: { notFound: "undefined" },
+  ): Promise<T | undefined> {
     const url = new URL(path, base);
     for (const [name, value] of Object.entries(query))
       if (value !== undefined) url.searchParams.set(name, value);
@@ -118,6 +140,7 @@ export function createReadApiClient(options: ReadApiClientOptions): ReadApiClien
         `the read API at ${base.origin} did not answer: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
       );
     }
+    if (response.status === 404 && options?.notFound === "undefined") return undefined;
     if (response.status >= 400 && response.status < 500 && response.status !== 429) {
       const problem = (body ?? {}) as Problem;
       const detail = typeof problem.detail === "string" ? problem.detail : `HTTP ${response.status}`;
@@ -130,21 +153,30 @@ export function createReadApiClient(options: ReadApiClientOptions): ReadApiClien
     }
     if (!response.ok)
       throw new ReadApiError("unavailable", `the read API answered HTTP ${response.status}`, response.status);
-    const parsed = schema.safeParse(body);
-    if (!parsed.success)
+    const parsed = parse(body);
+    if (parsed === undefined)
       throw new ReadApiError(
         "unavailable",
         `the read API's answer to ${path} is not the contract's`,
         response.status,
       );
-    return parsed.data;
+    return parsed;
   }
 
+  /** A schema's parse, undefined for an answer that is not the contract's. */
+  const by =
+    <T>(schema: z.ZodType<T>) =>
+    (body: unknown) => {
+      const parsed = schema.safeParse(body);
+      return parsed.success ? parsed.data : undefined;
+    };
+
   return {
-    profile: (userId, timeZone) => get(`users/${userSegment(userId)}`, { timeZone }, profileSchema),
+    profile: (userId, timeZone) => get(`users/${userSegment(userId)}`, { timeZone }, by(profileSchema)),
     awards: (userId, limit) =>
-      get(`users/${userSegment(userId)}/awards`, { limit: String(limit) }, historyPageSchema),
-    achievements: (userId) => get(`users/${userSegment(userId)}/achievements`, {}, achievementsSchema),
-    board: (limit) => get("board", { limit: String(limit) }, boardSchema),
+      get(`users/${userSegment(userId)}/awards`, { limit: String(limit) }, by(historyPageSchema)),
+    achievements: (userId) => get(`users/${userSegment(userId)}/achievements`, {}, by(achievementsSchema)),
+    board: (limit) => get("board", { limit: String(limit) }, by(boardSchema)),
+    rules: () => get("rules", {}, rulesFrom, { notFound: "undefined" }),
   };
 }

@@ -1,9 +1,17 @@
 import type { Achievements, Board, HistoryAward, HistoryPage, Profile } from "@rewards/reader";
 import { type AchievementTile, achievementTiles } from "./achievementGuide";
+import { inReadingOrder } from "./awardOrder";
+import { type CampaignBanner, campaignBanner, runningCampaigns, type SiteRules } from "./campaigns";
+import { type StreakStory, streakStory } from "./streakStory";
+import { dayIn } from "./zoneDays";
 
 /** What the reader's page shows, read off the API's four answers. Pure: the page only lays it out. */
 export interface ReaderView {
   userId: string;
+  /** The zone the streak is read in (the API's, asked with ?timeZone=; UTC by default): canonical. */
+  timeZone: string;
+  /** Whether the zone was asked for (the form keeps it), or UTC by default. */
+  timeZoneAsked: boolean;
   xp: number;
   level: {
     level: number;
@@ -12,12 +20,18 @@ export interface ReaderView {
     /** XP earned within this level, and the XP the level spans: the bar's value and maximum. */
     intoLevel: number;
     levelSpan: number;
+    /** intoLevel of levelSpan, in percent (0–100, to a hundredth): the ring's arc. */
+    percent: number;
   };
+  /** Today's XP against the daily cap: the cap counts UTC days, whatever the zone. */
   today: Profile["today"];
-  streak: Profile["streak"];
+  /** The profile's streak, today in the zone, and where the streak stands then. */
+  streak: Profile["streak"] & { today: string } & StreakStory;
   achievements: AchievementTile[];
   awards: AwardLine[];
   board: BoardView;
+  /** A banner per campaign running now (none without the rules). */
+  campaigns: CampaignBanner[];
 }
 
 export interface AwardLine {
@@ -28,7 +42,11 @@ export interface AwardLine {
   xp: number;
   /** The rule's XP when the daily cap paid less. */
   requestedXp?: number;
-  revoked?: { reason?: string };
+  /**
+   * Revoked by an operator. The API's revokedReason is the operator's note (docs/reading.md#a-readers-page):
+   * the page says only that it was revoked.
+   */
+  revoked: boolean;
 }
 
 export interface BoardView {
@@ -59,38 +77,71 @@ export function awardFor(award: Pick<HistoryAward, "type" | "data">): string {
   }
 }
 
-export function readerView(answers: {
-  profile: Profile;
-  awards: HistoryPage;
-  achievements: Achievements;
-  board: Board;
-}): ReaderView {
-  const { profile, awards, achievements, board } = answers;
+/** The level and how far the reader is into it: the ring from the level's floor to the next one's. */
+function levelOf({ xp, level }: Profile): ReaderView["level"] {
+  const intoLevel = xp - level.xpFloor;
+  const levelSpan = level.xpNext - level.xpFloor;
+  const percent = Math.round(Math.min(1, Math.max(0, intoLevel / levelSpan)) * 10_000) / 100;
+  return { ...level, intoLevel, levelSpan, percent };
+}
+
+export interface ViewContext {
+  /** The zone the profile was asked in (canonical), and whether it was asked for. */
+  timeZone: string;
+  timeZoneAsked: boolean;
+  /** When the page began: its today in the zone is read at this instant, before the API's. */
+  now: Date;
+}
+
+/** Awards that say the reader read on a day: not a signup, not a streak day (that is the day kept). */
+const isReading = (award: HistoryAward) =>
+  award.revokedAt === undefined && award.type !== "signup.completed" && award.type !== "streak.day";
+
+export function readerView(
+  answers: {
+    profile: Profile;
+    awards: HistoryPage;
+    achievements: Achievements;
+    board: Board;
+    /** `GET /rules`, when the API has it and answered in time. */
+    rules?: SiteRules;
+  },
+  context: ViewContext,
+): ReaderView {
+  const { profile, awards, achievements, board, rules } = answers;
+  const { timeZone, timeZoneAsked, now } = context;
+  const today = dayIn(now, timeZone);
+  const readToday = awards.awards.some(
+    (award) => isReading(award) && dayIn(award.eventTime, timeZone) === today,
+  );
   return {
     userId: profile.userId,
+    timeZone,
+    timeZoneAsked,
     xp: profile.xp,
-    level: {
-      ...profile.level,
-      intoLevel: profile.xp - profile.level.xpFloor,
-      levelSpan: profile.level.xpNext - profile.level.xpFloor,
-    },
+    level: levelOf(profile),
     today: profile.today,
-    streak: profile.streak,
+    streak: {
+      ...profile.streak,
+      today,
+      ...streakStory({ streak: profile.streak, today, timeZone, readToday }),
+    },
     achievements: achievementTiles(achievements.achievements, profile.level.level, profile.level.xpNext),
-    awards: awards.awards.map((award) => ({
+    awards: inReadingOrder(awards.awards).map((award) => ({
       id: award.id,
       forWhat: awardFor(award),
       earnedOn: award.earnedOn,
       xp: award.xp,
       ...(award.requestedXp === undefined ? {} : { requestedXp: award.requestedXp }),
-      ...(award.revokedAt === undefined
-        ? {}
-        : { revoked: award.revokedReason === undefined ? {} : { reason: award.revokedReason } }),
+      revoked: award.revokedAt !== undefined,
     })),
     board: {
       week: board.week,
       entries: board.entries.map((entry) => ({ ...entry, isReader: entry.userId === profile.userId })),
       reader: profile.week,
     },
+    campaigns: runningCampaigns(rules?.campaigns ?? [], now).map((campaign) =>
+      campaignBanner(campaign, now, timeZone),
+    ),
   };
 }

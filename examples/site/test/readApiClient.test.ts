@@ -104,6 +104,41 @@ describe("createReadApiClient", () => {
     });
   });
 
+  it("reads GET /rules' campaigns; a 404 (an API without the route) is no rules, not a failure", async () => {
+    const campaign = {
+      id: "c1",
+      title: "Double XP",
+      types: ["article.completed"],
+      from: "2026-12-01T00:00:00Z",
+      to: "2026-12-08T00:00:00Z",
+      multiplier: 2,
+    };
+    const api = await startApi(json(200, { version: 2, types: [], achievements: [], campaigns: [campaign] }));
+    expect(await createReadApiClient({ url: api.url, credentials: "unsigned" }).rules()).toEqual({
+      version: 2,
+      campaigns: [campaign],
+    });
+    expect(api.requests[0]?.url).toBe("/rules");
+    const old = await startApi(json(404, { title: "Not found", status: 404 }, "application/problem+json"));
+    expect(await createReadApiClient({ url: old.url, credentials: "unsigned" }).rules()).toBeUndefined();
+    const odd = await startApi(json(200, { rules: "none" }));
+    expect(
+      await failureOf(createReadApiClient({ url: odd.url, credentials: "unsigned" }).rules()),
+    ).toMatchObject({
+      kind: "unavailable",
+      message: "the read API's answer to rules is not the contract's",
+    });
+  });
+
+  it("a 404 elsewhere is still a refusal", async () => {
+    const api = await startApi(
+      json(404, { detail: "no such route", status: 404 }, "application/problem+json"),
+    );
+    expect(
+      await failureOf(createReadApiClient({ url: api.url, credentials: "unsigned" }).achievements("x")),
+    ).toMatchObject({ kind: "refused", status: 404 });
+  });
+
   it("a 5xx, an answer that is not the contract's, a closed port and a timeout are `unavailable`", async () => {
     const down = await startApi(json(503, { title: "Unavailable" }));
     const odd = await startApi(json(200, { hello: "proxy" }));
