@@ -807,6 +807,7 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
         expect(JSON.parse((await python(["board", "--week", week])).stdout)).toEqual(
           await reader.board({ week }),
         );
+        expect(JSON.parse((await python(["rules"])).stdout)).toEqual(await reader.rules());
         // Without botocore (no site-packages: -S), it says what to install.
         const bare = await promisify(execFile)(
           pythonForMoto(),

@@ -282,17 +282,23 @@ def test_an_unknown_user_is_a_new_reader_and_a_path_the_api_does_not_serve_is_no
 
 
 def test_rules_in_force(run: Run) -> None:
-    try:
-        rules = run.reader.rules()
-    except ReadNotFound:
-        pytest.skip("this read API has no GET /rules yet (SPEC §15d); tests/test_reader_http.py reads it from a stub")
+    rules = run.reader.rules()
     assert isinstance(rules, Rules)
-    assert rules.version == 0  # nothing published: the built-in rules
-    paid = {rule.type: (rule.xp, rule.memory) for rule in rules.types}
+    # Nothing published: the built-in rules, version 0 (schemas/rules.builtin.yaml).
+    assert (rules.version, rules.published_at, rules.campaigns) == (0, None, [])
+    paid = {rule.type: (rule.xp, rule.memory, rule.retired) for rule in rules.types}
     assert paid == {
-        "article.completed": (20, 90),
-        "article.shared": (5, 90),
-        "streak.day": (10, 90),
-        "signup.completed": (100, "forever"),
+        "article.completed": (20, 90, None),
+        "article.shared": (5, 90, None),
+        "streak.day": (10, 90, None),
+        "signup.completed": (100, "forever", None),
     }
-    assert {a.id for a in rules.achievements} >= {"first-article", "articles-10", "first-share", "streak-7"}
+    assert [(a.id, a.title) for a in rules.achievements] == [
+        ("first-article", "First article"),
+        ("articles-10", "Ten articles"),
+        ("articles-100", "A hundred articles"),
+        ("first-share", "First share"),
+        ("streak-7", "A week in a row"),
+        ("streak-30", "A month in a row"),
+    ]
+    assert rules.to_json() == raw(run, "/rules") == Rules.from_json(raw(run, "/rules")).to_json()
