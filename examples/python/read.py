@@ -75,6 +75,9 @@ def parser_of() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="read.py",
         description="Read rewards from the HTTP read API at READER_URL (rewards dev prints it; deployed: the output readerUrl).",
+        epilog="Prints the API's JSON. Signed with SigV4 (service lambda) with the credentials botocore finds, "
+        "unsigned without any (rewards dev). Exit 0; 1 when the API refuses or fails; 2 for a usage error "
+        "or an input refused (docs/reading.md).",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     profile = commands.add_parser(

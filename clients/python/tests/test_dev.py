@@ -125,8 +125,12 @@ def run(dev_env: dict[str, str]) -> Run:
         # Paid (the profile), then in the history, the achievements and the board (the history's writer).
         wait_until(lambda: reader.profile(user), lambda p: p.awards == awards, f"{user} paid {awards} awards")
         wait_until(lambda: reader.history(user, limit=100), lambda h: len(h.awards) == awards, f"{user}'s history")
-    wait_until(lambda: reader.achievements(alice), lambda a: len(a.achievements) == 3, "alice's achievements")
-    wait_until(reader.board, lambda b: len(b.entries) == 5, "the board of 5")
+    for user, count in {alice: 3, bob: 1, carol: 1, dave: 1, erin: 1}.items():
+        wait_until(lambda: reader.achievements(user), lambda a: len(a.achievements) == count, f"{user}'s achievements")
+    board = [(alice, 185), (bob, 40), (carol, 40), (dave, 20), (erin, 20)]
+    wait_until(
+        lambda: reader.board(limit=10), lambda b: [(e.user_id, e.xp) for e in b.entries] == board, "the whole board"
+    )
     year, number, _ = today.isocalendar()
     return Run(reader, report, counting.batches, users, today.isoformat(), f"{year}-W{number:02d}", dev_env["READER_URL"])
 
