@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import random
-import socket
 import time
 import urllib.error
 import urllib.parse
@@ -196,7 +196,7 @@ class Reader:
             with error:
                 body = error.read()
             raise _error_of(error.code, str(error.reason), body, dict(error.headers.items())) from None
-        except (urllib.error.URLError, TimeoutError, socket.timeout, ConnectionError) as error:
+        except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as error:
             reason = error.reason if isinstance(error, urllib.error.URLError) else error
             raise ReadUnavailable(f"the read API at {self.base_url} did not answer: {reason}") from None
 
