@@ -788,6 +788,26 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
         expect(JSON.parse(signed.stdout)).toEqual(await reader.profile("py-reader"));
         const all = await python(["awards", "py-reader", "--limit", "1", "--all"]);
         expect(JSON.parse(all.stdout)).toEqual({ awards: (await reader.history("py-reader")).awards });
+        // The rest of what it reads, through the Python client (clients/python): the same JSON.
+        const inParis = await python(["profile", "py-reader", "--time-zone", "Europe/Paris"]);
+        expect(JSON.parse(inParis.stdout)).toEqual(
+          await reader.profile("py-reader", { timeZone: "Europe/Paris" }),
+        );
+        const page = await python(["awards", "py-reader", "--limit", "1"]);
+        const first = await reader.history("py-reader", { limit: 1 });
+        expect(JSON.parse(page.stdout)).toEqual(first);
+        const next = await python(["awards", "py-reader", "--limit", "1", "--cursor", first.cursor ?? ""]);
+        expect(JSON.parse(next.stdout)).toEqual(
+          await reader.history("py-reader", { limit: 1, cursor: first.cursor ?? "" }),
+        );
+        expect(JSON.parse((await python(["achievements", "py-reader"])).stdout)).toEqual(
+          await reader.achievements("py-reader"),
+        );
+        const week = isoWeekOf(Date.now());
+        expect(JSON.parse((await python(["board", "--week", week])).stdout)).toEqual(
+          await reader.board({ week }),
+        );
+        expect(JSON.parse((await python(["rules"])).stdout)).toEqual(await reader.rules());
         // Without botocore (no site-packages: -S), it says what to install.
         const bare = await promisify(execFile)(
           pythonForMoto(),
@@ -799,12 +819,17 @@ describe("the read API as rewards dev serves it: a local function URL", () => {
           stdout: "",
           stderr: "read.py needs botocore to sign requests: python3 -m pip install botocore\n",
         });
+        // Bad input: refused by the client before any request, as the reader library refuses it (a usage error).
         const refused = await python(["awards", "py-reader", "--limit", "0"]);
         expect(refused).toMatchObject({
-          code: 1,
+          code: 2,
           stdout: "",
-          stderr: "read.py: 400 Invalid parameter: limit: an integer from 1 to 100, not 0\n",
+          stderr: "read.py: limit: an integer from 1 to 100, not 0\n",
         });
+        // What only the API can judge (this cursor is another user's): its 400, a usage error too.
+        const theirs = await python(["awards", "someone-else", "--cursor", first.cursor ?? ""]);
+        expect(theirs).toMatchObject({ code: 2, stdout: "" });
+        expect(theirs.stderr).toMatch(/^read\.py: cursor: not a cursor this reader gave/);
       } finally {
         await api.stop();
       }

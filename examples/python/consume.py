@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+from typing import Any, cast
 
 import boto3
 
@@ -82,14 +82,17 @@ class Shown:
 def read_event(body: str) -> tuple[dict[str, Any] | None, str]:
     """(the announcement, "") or (None, why not)."""
     try:
-        event = json.loads(body)
+        parsed: object = json.loads(body)
     except json.JSONDecodeError:
         return None, "the body is not JSON"
-    if isinstance(event, dict) and "detail" in event:  # EventBridge's envelope (a rule without InputPath)
-        event = event["detail"]
-    if not isinstance(event, dict) or event.get("type") not in TYPES:
+    if isinstance(parsed, dict) and "detail" in parsed:  # EventBridge's envelope (a rule without InputPath)
+        parsed = cast(dict[str, object], parsed)["detail"]
+    if not isinstance(parsed, dict):
         return None, "not a reward.granted, reward.revoked or reward.achieved"
-    data = event.get("data")
+    event = cast(dict[str, Any], parsed)
+    if event.get("type") not in TYPES:
+        return None, "not a reward.granted, reward.revoked or reward.achieved"
+    data: object = event.get("data")
     if not isinstance(event.get("id"), str) or not isinstance(data, dict):
         return None, f"a {event['type']} without an id or data"
     missing = [field for field in DATA_FIELDS[event["type"]] if field not in data]

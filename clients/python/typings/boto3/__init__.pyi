@@ -1,0 +1,3 @@
+from typing import Any
+
+def client(service_name: str, **kwargs: Any) -> Any: ...
