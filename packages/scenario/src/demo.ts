@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { createAnnouncerDeps } from "@rewards/announcer";
+import { compileVersion } from "@rewards/core";
 import type { Logger } from "@rewards/core/aws";
 import { createStreamsClient } from "@rewards/core/aws";
 import { DEFAULT_BOARD_SHARDS, DEFAULT_BOARD_WEEKS, toolConfigFrom } from "@rewards/core/deploy";
@@ -21,10 +23,12 @@ import {
   announcerReplayTarget,
   clientsFor,
   compareXp,
+  currentRulesOrFail,
   dayTotalsOver,
   grantsAmong,
   historyReplayTarget,
   type Mismatch,
+  publishRules,
   queueCounts,
   receiveGrants,
   replayDlq,
@@ -36,8 +40,10 @@ import { checkGrants, type GrantCheck } from "./checks/checkGrants";
 import { checkHistory, type HistoryCheck } from "./checks/checkHistory";
 import { checkProgress, type ProgressCheck } from "./checks/checkProgress";
 import { checkReadApi, type ReadApiCheck } from "./checks/checkReadApi";
+import { checkRulesPaid, type RulesPaidCheck } from "./checks/checkRulesPaid";
 import { runPhase } from "./demoPhase";
 import { generateTraffic, type TrafficOptions } from "./traffic/generateTraffic";
+import { CAMPAIGN_OPENS_AFTER_MS, demoRules, generateRulesTraffic } from "./traffic/rulesTraffic";
 import { sendTraffic } from "./traffic/sendTraffic";
 import { waitUntilAnnounced } from "./waitUntilAnnounced";
 
@@ -95,6 +101,8 @@ export interface DemoReport {
   board: BoardCheck;
   /** The read API (a local function URL), for the user with the most awards, against the table. */
   readApi: ReadApiCheck;
+  /** The site's rules the demo published (a per-unit type, a campaign, an achievement), against what they paid. */
+  rules: RulesPaidCheck;
   /** Faults injected on the announcer's PutEvents calls. */
   busFaults: Record<FaultKind, number>;
   seconds: number;
@@ -182,10 +190,36 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     );
     const { sqs, dynamo } = clientsFor(config);
 
+    // The site's own rules as version 1 (docs/rules.md), before any function reads them: the
+    // built-in types, podcasts paid per minute, a campaign opening just after, an achievement.
+    const { version, rulesTraffic, publishAt } = await inPhase("publishing the site's rules", async () => {
+      const publishAt = Date.now();
+      const document = demoRules(publishAt);
+      const published = await publishRules(dynamo, config.TABLE_NAME, document, {
+        now: publishAt,
+        note: "rewards demo",
+      });
+      if (published.kind !== "published")
+        throw new Error(`the demo's rules were not published: ${published.kind}`);
+      const rulesTraffic = generateRulesTraffic({
+        document,
+        seed: options.seed,
+        listeners: 12,
+        campaignFrom: publishAt + CAMPAIGN_OPENS_AFTER_MS,
+      });
+      return { version: await currentRulesOrFail(dynamo, config.TABLE_NAME), rulesTraffic, publishAt };
+    });
     const traffic = generateTraffic(options);
-    const sent = await inPhase(`publishing ${traffic.messages.length} events`, () =>
-      sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL }),
-    );
+    const messages = traffic.messages.length + rulesTraffic.messages.length;
+    const sent = await inPhase(`publishing ${messages} events`, async () => {
+      const built = await sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL });
+      // The podcasts listened once the campaign opened are in the past only once it has.
+      await sleep(Math.max(0, publishAt + CAMPAIGN_OPENS_AFTER_MS + 500 - Date.now()));
+      const podcasts = await sendTraffic(rulesTraffic.messages, { sqs, queueUrl: config.QUEUE_URL });
+      return { sent: built.sent + podcasts.sent, failed: [...built.failed, ...podcasts.failed] };
+    });
+    const expectedXp = { ...traffic.expectedXp, ...rulesTraffic.expectedXp };
+    const compiled = compileVersion(version);
 
     const problems: string[] = [];
     const drain = async (what: string, stats: WorkerStats) => {
@@ -314,14 +348,21 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     });
     const progressCheck = await inPhase(
       "verifying counts, streaks and achievements (and reward.achieved)",
-      () => checkProgress(dynamo, config.TABLE_NAME, traffic.expectedKeptDays, achievedAmong(received)),
+      () =>
+        checkProgress(dynamo, config.TABLE_NAME, traffic.expectedKeptDays, achievedAmong(received), {
+          types: [...compiled.types.keys()],
+          achievements: compiled.achievements,
+        }),
     );
     const boardCheck = await inPhase("verifying the week's board", () =>
       checkBoard(dynamo, config.TABLE_NAME, { shards: DEFAULT_BOARD_SHARDS, keepWeeks: DEFAULT_BOARD_WEEKS }),
     );
 
+    const rulesCheck = await inPhase("verifying what the site's rules paid", () =>
+      checkRulesPaid(dynamo, config.TABLE_NAME, version.version, rulesTraffic),
+    );
     const { check, overCap } = await inPhase("verifying every user's XP and award count", async () => ({
-      check: await compareXp(dynamo, config.TABLE_NAME, traffic.expectedXp),
+      check: await compareXp(dynamo, config.TABLE_NAME, expectedXp),
       overCap:
         options.dailyCap === undefined
           ? []
@@ -332,9 +373,9 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       ok: false,
       problems,
       published: sent.sent,
-      uniqueIntents: traffic.uniqueIntents,
+      uniqueIntents: traffic.uniqueIntents + rulesTraffic.intents.length,
       paid: check.awardsTotal,
-      duplicatesSent: traffic.counts.duplicate,
+      duplicatesSent: traffic.counts.duplicate + rulesTraffic.copies,
       poisonSent: traffic.counts.invalid,
       staleSent: traffic.counts.stale,
       awarded: stats.outcomes.awarded,
@@ -366,6 +407,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       progress: progressCheck,
       board: boardCheck,
       readApi: readApiCheck,
+      rules: rulesCheck,
       busFaults: busProxy.counts(),
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
     };
@@ -410,6 +452,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     if (boardCheck.mismatched.length > 0)
       problems.push(
         `${boardCheck.mismatched.length} weeks on the board not exact: ${boardCheck.mismatched.slice(0, 3).join("; ")}`,
+      );
+    if (rulesCheck.mismatched.length > 0)
+      problems.push(
+        `${rulesCheck.mismatched.length} podcast awards or achievements not as the rules say: ${rulesCheck.mismatched.slice(0, 3).join("; ")}`,
       );
     problems.push(
       ...readApiCheck.problems.map((problem) => `read API for ${readApiCheck.userId}: ${problem}`),

@@ -86,6 +86,7 @@ export default defineCommand<DemoCommandOptions>()({
       "reward.achieved: ids / copies": `${report.progress.announced} / ${report.progress.copies}`,
       "board: this week's entries": `${report.board.onBoard} ranked, ${report.board.readerWeeks} readers' weeks = history${report.board.mismatched.length === 0 ? " (exact)" : ` (${report.board.mismatched.length} not exact)`}`,
       "read API: one user": `${report.readApi.userId}: ${report.readApi.xp} XP, ${report.readApi.awards} awards, ${report.readApi.listed} listed${report.readApi.problems.length === 0 ? " (= table)" : " (≠ table)"}`,
+      "site's rules: what they paid": `version ${report.rules.version}: ${report.rules.awards} podcasts, ${report.rules.xp} XP (${report.rules.campaignAwards} doubled by the campaign), ${report.rules.achievers} listeners earned podcasts-3${report.rules.mismatched.length === 0 ? " (exact)" : ` (${report.rules.mismatched.length} not as the rules say)`}`,
       "faults on the bus": Object.entries(report.busFaults)
         .filter(([kind, n]) => n > 0 && kind !== "forwarded")
         .map(([kind, n]) => `${kind} ${n}`)

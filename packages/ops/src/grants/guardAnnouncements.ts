@@ -9,7 +9,10 @@ export type GuardAnnouncements = { ok: true; announcements: Announcement[] } | {
  * intent and awardedAt. Each keeps the id the announcer gave it.
  */
 export function guardAnnouncements(guard: GuardImage): GuardAnnouncements {
-  const announcements: Announcement[] = guard.amount > 0 ? [rewardGranted(guard)] : [];
+  // Only an award the daily cap left at 0 (`requested` says what its rule asked) announced nothing;
+  // a rule that pays 0 is announced with xp 0 (docs/rules.md), as the announcer does.
+  const announcements: Announcement[] =
+    guard.amount > 0 || guard.requested === undefined ? [rewardGranted(guard)] : [];
   if (guard.revokedAt === undefined) return { ok: true, announcements };
   if (guard.revokedReason === undefined)
     return { ok: false, reason: "revokedReason: a revoked guard must say why" };

@@ -9,11 +9,13 @@ import {
   countAttribute,
   dayOfNumber,
   eventTypes,
+  FIXED_ACHIEVEMENTS,
   historyItemSchema,
   longestRun,
   profileKey,
   progressKey,
   type RewardAchieved,
+  type TimedAchievement,
   type TimelineAward,
   timelineAwardOf,
   userOfKey,
@@ -60,7 +62,7 @@ async function readers(dynamo: DynamoDBDocumentClient, tableName: string): Promi
       reader = {
         days: [],
         achievements: new Map(),
-        history: Object.fromEntries(eventTypes.map((t) => [t, 0])),
+        history: {},
         timeline: [],
       };
       all.set(userId, reader);
@@ -108,6 +110,11 @@ export async function checkProgress(
   tableName: string,
   expectedKeptDays: Readonly<Record<string, readonly string[]>>,
   heard: readonly RewardAchieved[],
+  /** The version in force: its types (every count checked) and achievements; by default the built-in ones. */
+  rules: { types: readonly string[]; achievements: readonly TimedAchievement[] } = {
+    types: eventTypes,
+    achievements: FIXED_ACHIEVEMENTS,
+  },
 ): Promise<ProgressCheck> {
   const mismatched: string[] = [];
   const all = await readers(dynamo, tableName);
@@ -129,17 +136,19 @@ export async function checkProgress(
     if (!same(days, expected))
       mismatched.push(`${userId}: kept days ${days.join(",")}, sent ${expected.join(",")}`);
     const counts = Object.fromEntries(
-      eventTypes.map((type) => {
+      rules.types.map((type) => {
         const count = reader.profile?.[countAttribute(type)];
         return [type, typeof count === "number" ? count : 0];
       }),
     );
-    for (const type of eventTypes)
+    for (const type of rules.types)
       if (counts[type] !== (reader.history[type] ?? 0))
         mismatched.push(`${userId}: ${type} counted ${counts[type]}, history ${reader.history[type] ?? 0}`);
     const xp = typeof reader.profile?.xp === "number" ? reader.profile.xp : 0;
-    const now = new Set(achievementsDue({ counts, xp, longestRun: longestRun(reader.days) }));
-    const earned = achievementsOnTimeline(reader.timeline);
+    const now = new Set(
+      achievementsDue({ counts, xp, longestRun: longestRun(reader.days) }, rules.achievements),
+    );
+    const earned = achievementsOnTimeline(reader.timeline, rules.achievements);
     const held = [...reader.achievements.keys()].sort();
     const wrong = earned.filter(({ achievement, earnedAt, grantId }) => {
       const item = reader.achievements.get(achievement);
