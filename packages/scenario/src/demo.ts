@@ -204,12 +204,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
       const rulesTraffic = generateRulesTraffic({
         document,
         seed: options.seed,
-        listeners: 12,
+        // A share of the run's events, at most a dozen listeners: `published` stays --events.
+        listeners: Math.min(12, Math.floor(options.events / 50)),
         campaignFrom: publishAt + CAMPAIGN_OPENS_AFTER_MS,
       });
       return { version: await currentRulesOrFail(dynamo, config.TABLE_NAME), rulesTraffic, publishAt };
     });
-    const traffic = generateTraffic(options);
+    const traffic = generateTraffic({ ...options, events: options.events - rulesTraffic.messages.length });
     const messages = traffic.messages.length + rulesTraffic.messages.length;
     const sent = await inPhase(`publishing ${messages} events`, async () => {
       const built = await sendTraffic(traffic.messages, { sqs, queueUrl: config.QUEUE_URL });
