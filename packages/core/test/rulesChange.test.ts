@@ -5,6 +5,7 @@ import {
   longestMemoryAfter,
   memoryOf,
 } from "../src/domain/rules/checkRulesChange";
+import { rollbackRules } from "../src/domain/rules/rollbackRules";
 import type { RulesDocument } from "../src/domain/rules/rulesDocument";
 import { builtinWith } from "./rulesFixtures";
 
@@ -120,6 +121,25 @@ describe("checkRulesChange: what a new version may not change", () => {
       },
       { path: "achievements", why: "first-share is never removed: set retired: true" },
     ]);
+  });
+
+  it("a retired achievement stays retired: un-retired, the instants of its retirement would count after the fact", () => {
+    const fan = { id: "fan", title: "Fan", when: { xp: 30 } };
+    const retired = documentOf((document) => {
+      document.achievements.push({ ...fan, retired: true });
+    });
+    const back = documentOf((document) => {
+      document.achievements.push(fan);
+    });
+    expect(against(retired, back).problems).toEqual([
+      {
+        path: "achievements[6].retired",
+        why: "fan is retired for good: instants while it was retired would count after the fact (give a new one a new id)",
+      },
+    ]);
+    // Rollback to a version before the retirement keeps it retired.
+    const rolled = rollbackRules(back, { current: retired, longestMemory: memoryOf(retired), now: NOW });
+    expect(rolled.achievements.find((achievement) => achievement.id === "fan")?.retired).toBe(true);
   });
 
   it("campaigns: a new one never reaches back; a begun one is frozen but may end earlier, not before now; dropped only when no replay can meet it", () => {

@@ -152,6 +152,16 @@ function copyOutcome(first: AwardOutcome, paid: AwardRequest, copy: AwardRequest
       note: "a copy of an intent paid earlier in this batch",
       ...otherUnits(paid.units === undefined ? undefined : { units: paid.units }, copy),
     };
+  // The first copy met a guard already there: a copy is compared with what that guard paid for.
+  if (first.outcome === "duplicate") {
+    const { paidUnits: _, ...rest } = first;
+    const guardUnits = first.paidUnits ?? paid.units;
+    return {
+      ...rest,
+      attempts: 0,
+      ...otherUnits(guardUnits === undefined ? undefined : { units: guardUnits }, copy),
+    };
+  }
   return { ...first, attempts: 0 };
 }
 

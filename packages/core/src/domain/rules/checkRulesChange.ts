@@ -113,6 +113,11 @@ export function checkRulesChange(next: RulesDocument, context: RulesChangeContex
         ["achievements", found.i, "when"],
         `${was.id}'s condition is fixed (was ${JSON.stringify(was.when)}): give a new one a new id`,
       );
+    else if (was.retired && !found.achievement.retired)
+      problem(
+        ["achievements", found.i, "retired"],
+        `${was.id} is retired for good: instants while it was retired would count after the fact (give a new one a new id)`,
+      );
   }
   campaignProblems(next, context, problem);
   for (const [type, rule] of Object.entries(next.types)) {

@@ -18,7 +18,7 @@ function sameMeaning(next: TypeRule, now: TypeRule): boolean {
  * achievement added since kept, retired; every change that cannot be undone kept as it is now:
  * a type whose key, key kinds or day changed since, or whose memory N would grow past the
  * longest (the type as it is now, retired as N had it); an achievement's condition (fixed under
- * its id); a begun campaign (as it is now). N's campaigns whose `from` has passed and that the
+ * its id) and its retirement (for good); a begun campaign (as it is now). N's campaigns whose `from` has passed and that the
  * version in force has not begun are dropped (a campaign never reaches back). Pure; throws only if the result still fails (a bug: it
  * is checked again).
  */
@@ -35,7 +35,10 @@ export function rollbackRules(target: RulesDocument, context: RulesChangeContext
   const conditions = new Map(current.achievements.map((achievement) => [achievement.id, achievement]));
   next.achievements = next.achievements.map((achievement) => {
     const held = conditions.get(achievement.id);
-    return held === undefined ? achievement : { ...achievement, when: structuredClone(held.when) };
+    // Its condition is fixed under its id, and a retired one stays retired.
+    return held === undefined
+      ? achievement
+      : { ...achievement, when: structuredClone(held.when), retired: achievement.retired || held.retired };
   });
   const ids = new Set(next.achievements.map(({ id }) => id));
   for (const achievement of current.achievements)
