@@ -1,6 +1,5 @@
-import { type ScopeOptions, scopeOf } from "../options/userScope";
+import type { ScopeOptions } from "../options/userScope";
 import { defineCommand } from "../runtime/defineCommand";
-import { runReaderRepair } from "./readerRepairRun";
 export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }>()({
   meta: {
     name: "backfill",
@@ -15,6 +14,10 @@ export default defineCommand<ScopeOptions & { dryRun?: boolean; json?: boolean }
       .option("--json", "print JSON: every reader's changes, and the totals"),
   needs: ["TABLE_NAME"],
   async run({ options, config, io }) {
+    const [{ scopeOf }, { runReaderRepair }] = await Promise.all([
+      import("../options/userScope"),
+      import("./readerRepairRun"),
+    ]);
     const { userId } = scopeOf(options, "readers");
     return runReaderRepair(io, config, {
       userId,

@@ -1,4 +1,3 @@
-import { describeIssues, intentKey, isEventType, keyPartsOf, rules, toIssues } from "@rewards/core";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText, pairsText } from "../runtime/text";
@@ -34,19 +33,25 @@ function guardView(key: string, item: Record<string, unknown>): Record<string, u
 export default defineCommand<{ json?: boolean }>()({
   meta: {
     name: "guard",
+    args: "<type> <fields...>",
     description: "show the guard item of an intent: who was paid, how much, for which event, when",
   },
-  // Declared here, not in meta.args, so its help describes each argument as before.
-  options: (command) =>
+  // Its arguments are described here (with the types); meta.args names them for the list.
+  options: async (command) => {
+    const { rules } = await import("@rewards/core");
     command
       .argument("<type>", `event type: ${Object.keys(rules).join(", ")}`)
       .argument(
         "<fields...>",
         "the intent's data as field=value, e.g. userId=user123 articleSlug=idempotent-writes",
       )
-      .option("--json", "print JSON"),
+      .option("--json", "print JSON");
+  },
   needs: ["TABLE_NAME"],
   async run({ options, args, config }) {
+    const { describeIssues, intentKey, isEventType, keyPartsOf, rules, toIssues } = await import(
+      "@rewards/core"
+    );
     const [type, fields] = args as [string, string[]];
     if (!isEventType(type))
       throw new CliError(`unknown type ${JSON.stringify(type)}; one of ${Object.keys(rules).join(", ")}`, 2);

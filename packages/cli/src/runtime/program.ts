@@ -35,8 +35,9 @@ export async function buildProgram(
   // `rewards --version` lists nothing: no command is loaded for it.
   const listing = chosen ? [chosen] : argv.includes("--version") ? [] : REGISTRY;
   for (const entry of listing) {
-    const group = attachCommand(program, (await entry.load()).default, io, exit);
-    if (chosen) for (const load of entry.verbs ?? []) attachCommand(group, (await load()).default, io, exit);
+    const group = await attachCommand(program, (await entry.load()).default, io, exit, !chosen);
+    if (chosen)
+      for (const load of entry.verbs ?? []) await attachCommand(group, (await load()).default, io, exit);
   }
   // Set on each command (subcommands do not inherit them): usage errors are one line with a
   // hint, in our own `rewards:` voice, and end in an exit code rather than ending the process.

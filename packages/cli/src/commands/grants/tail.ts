@@ -1,7 +1,8 @@
+import { plural } from "@rewards/core";
 import type { GrantsBatch, ReceivedAnnouncement } from "@rewards/ops";
 import { integer } from "../../options/parsers";
 import { defineCommand } from "../../runtime/defineCommand";
-import { plural, tableText } from "../../runtime/text";
+import { tableText } from "../../runtime/text";
 
 /**
  * One announcement as a row, at its time: an award's event type and XP (a revocation's taken
