@@ -2,12 +2,12 @@ import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText, pairsText } from "../runtime/text";
 
-/** `userId=u1 articleSlug=a` → { userId: "u1", articleSlug: "a" }; values may contain `=`. */
-function parseFields(fields: readonly string[]): Record<string, string> {
+/** `userId=u1 articleSlug=a` → { userId: "u1", articleSlug: "a" }; values may contain `=`. `quote`: core's quoteInput. */
+function parseFields(fields: readonly string[], quote: (input: unknown) => string): Record<string, string> {
   const data: Record<string, string> = {};
   for (const field of fields) {
     const at = field.indexOf("=");
-    if (at <= 0) throw new CliError(`expected field=value, got ${JSON.stringify(field)}`, 2);
+    if (at <= 0) throw new CliError(`expected field=value, got ${quote(field)}`, 2);
     data[field.slice(0, at)] = field.slice(at + 1);
   }
   return data;
@@ -49,20 +49,19 @@ export default defineCommand<{ json?: boolean }>()({
   },
   needs: ["TABLE_NAME"],
   async run({ options, args, config }) {
-    const { describeIssues, intentKey, isEventType, keyPartsOf, rules, toIssues } = await import(
+    const { describeIssues, intentKey, isEventType, keyPartsOf, quoteInput, rules, toIssues } = await import(
       "@rewards/core"
     );
     const [type, fields] = args as [string, string[]];
     if (!isEventType(type))
-      throw new CliError(`unknown type ${JSON.stringify(type)}; one of ${Object.keys(rules).join(", ")}`, 2);
-    const parsed = rules[type].schema.safeParse(parseFields(fields));
+      throw new CliError(`unknown type ${quoteInput(type)}; one of ${Object.keys(rules).join(", ")}`, 2);
+    const parsed = rules[type].schema.safeParse(parseFields(fields, quoteInput));
     if (!parsed.success)
       throw new CliError(`invalid fields for ${type}: ${describeIssues(toIssues(parsed.error.issues))}`, 2);
     const key = intentKey(keyPartsOf(type, parsed.data));
     const { clientsFor, readGuard } = await import("@rewards/ops");
     const item = await readGuard(clientsFor(config).dynamo, config.TABLE_NAME, key);
-    if (!item)
-      throw new CliError(`no guard for intent ${JSON.stringify(key)}: never paid, or expired and swept`);
+    if (!item) throw new CliError(`no guard for intent ${quoteInput(key)}: never paid, or expired and swept`);
     const guard = guardView(key, item);
     return { out: options.json ? jsonText(guard) : pairsText(guard) };
   },

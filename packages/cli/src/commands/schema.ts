@@ -20,7 +20,7 @@ export default defineCommand<{ json?: boolean }>()({
       .option("--json", "print JSON (the only form: a JSON Schema is JSON)");
   },
   async run({ args }) {
-    const { eventJsonSchema, eventTypes, isEventType, ...core } = await import("@rewards/core");
+    const { eventJsonSchema, eventTypes, isEventType, quoteInput, ...core } = await import("@rewards/core");
     // What the rewards bus publishes, by type (not reading events: producers never send them).
     const ANNOUNCEMENTS = new Map<string, () => Record<string, unknown>>([
       ["reward.granted", core.rewardGrantedJsonSchema],
@@ -32,7 +32,7 @@ export default defineCommand<{ json?: boolean }>()({
     if (announcement) return { out: jsonText(announcement()) };
     if (type !== undefined && !isEventType(type))
       throw new CliError(
-        `unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}, ${[...ANNOUNCEMENTS.keys()].join(", ")}`,
+        `unknown type ${quoteInput(type)}; one of ${eventTypes.join(", ")}, ${[...ANNOUNCEMENTS.keys()].join(", ")}`,
         2,
       );
     return { out: jsonText(eventJsonSchema(type)) };
