@@ -8,7 +8,7 @@
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { build, type Plugin } from "esbuild";
+import { build, type Metafile, type Plugin } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 export const CLI_DIST = "packages/cli/dist";
@@ -34,8 +34,10 @@ const requireBanner = [
   "const require = topLevelCreateRequire(import.meta.url);",
 ].join("\n");
 
-export async function buildCli(): Promise<{ outdir: string; bytes: number }> {
-  const outdir = `${root}${CLI_DIST}`;
+/** `outdir` elsewhere for a copy of the bundle (tests/cliStartup.test.ts reads what each chunk holds). */
+export async function buildCli(
+  outdir = `${root}${CLI_DIST}`,
+): Promise<{ outdir: string; bytes: number; metafile: Metafile }> {
   await rm(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
@@ -65,7 +67,7 @@ export async function buildCli(): Promise<{ outdir: string; bytes: number }> {
   await mkdir(outdir, { recursive: true });
   await writeFile(`${outdir}/inputs.json`, `${JSON.stringify(inputs)}\n`);
   const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
-  return { outdir, bytes };
+  return { outdir, bytes, metafile: result.metafile };
 }
 
 // `tsx scripts/buildCli.ts`: the bundle alone (scripts/bootstrap.mjs runs it when the bundle is stale).

@@ -1,9 +1,9 @@
 // `npm run pack:producer` / `npm run pack:reader`: a library as a package another repository
 // installs (`npm install ./rewards-<name>-<version>.tgz`, or publish it to your registry): one
-// ESM file with @rewards/core inlined, one declaration file, and the AWS SDK and zod as
-// dependencies. Writes dist/<name>/ and dist/rewards-<name>-<version>.tgz.
+// ESM file with @rewards/core inlined, one declaration file, its README (packages/<name>/README.md),
+// and the AWS SDK and zod as dependencies. Writes dist/<name>/ and dist/rewards-<name>-<version>.tgz.
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { rollup } from "rollup";
 import { dts } from "rollup-plugin-dts";
@@ -59,7 +59,7 @@ writeFileSync(
       description: libraries[name],
       type: "module",
       exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" } },
-      files: ["dist"],
+      files: ["dist", "README.md"],
       engines: { node: ">=20" },
       sideEffects: false,
       dependencies,
@@ -68,4 +68,6 @@ writeFileSync(
     2,
   )}\n`,
 );
+// What a user of the package reads first: install, every method, the errors, its IAM.
+copyFileSync(`${root}/packages/${name}/README.md`, `${root}/dist/${name}/README.md`);
 run("npm", ["pack", "--pack-destination", ".."], `${root}/dist/${name}`);

@@ -123,7 +123,7 @@ describe("an achievement earned, on the local stream source and bus", () => {
     expect(tail.code).toBe(0);
     expect(tail.stdout).toMatch(
       new RegExp(
-        `reward\\.achieved .*${event.id} .*${user} .*first-article \\(First article\\) .*2026-11-29T10:00:01\\.456Z`,
+        `│ 2026-11-29T10:00:01\\.456Z │ reward\\.achieved │ ${user} +│ first-article \\(First article\\) +│ ${event.id} +│`,
       ),
     );
   });

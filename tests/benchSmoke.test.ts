@@ -139,6 +139,19 @@ describe("every benchmark runs at a tiny size", () => {
   );
 
   it(
+    "bench/cliStartup.ts",
+    async () => {
+      const out = JSON.parse(await bench(["bench/cliStartup.ts", "--rounds", "1", "--batch", "1"]));
+      expect(out.rows.map((r: { name: string }) => r.name)).toEqual([
+        "node -e 0",
+        "rewards --version",
+        "rewards --help",
+      ]);
+    },
+    HANG_GUARD_MS,
+  );
+
+  it(
     "bench/peersBench.ts and the report it feeds",
     async () => {
       await bench(["bench/peersBench.ts"], { BENCH_SIZE: "smoke" });

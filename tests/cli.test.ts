@@ -378,7 +378,10 @@ describe("rewards user, guard and dlq", () => {
     );
     const tooLong = await cli(["user", "u".repeat(257)]);
     expect(tooLong).toMatchObject({ code: 2, stdout: "" });
-    expect(tooLong.stderr).toMatch(/^rewards: userId: must be 1 to 256 characters/);
+    // Its first 64 characters, no more (core's quoteInput).
+    expect(tooLong.stderr).toBe(
+      `rewards: userId: must be 1 to 256 characters ("${"u".repeat(64)}…" (257 characters))\n`,
+    );
     const guard = await cli(["guard", "article.completed", "userId=u"]);
     expect(guard.code).toBe(2);
     expect(guard.stderr).toMatch(/^rewards: invalid fields for article.completed: articleSlug: /);

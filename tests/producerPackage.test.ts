@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
@@ -17,6 +17,43 @@ beforeAll(async () => {
 }, HANG_GUARD_MS);
 
 describe("the producer as a package for other repositories (npm run pack:producer)", () => {
+  it("its README is in the tarball: install, createPublisher, publish, each builder, every function and error class it exports, results, its IAM, the docs", async () => {
+    const { version } = JSON.parse(await readFile(`${root}packages/producer/package.json`, "utf8"));
+    const tarball = `${root}dist/rewards-producer-${version}.tgz`;
+    const { stdout: listed } = await exec("tar", ["-tzf", tarball]);
+    expect(listed.split("\n").filter(Boolean).sort()).toEqual([
+      "package/README.md",
+      "package/dist/index.d.ts",
+      "package/dist/index.js",
+      "package/package.json",
+    ]);
+    const readme = (await exec("tar", ["-xzOf", tarball, "package/README.md"], { maxBuffer: 1 << 20 }))
+      .stdout;
+    // What the packed bundle exports, asked of it: its functions and classes, the errors among
+    // them, a publisher's methods and its builders.
+    const exported = (await import(`${root}dist/producer/dist/index.js`)) as Record<string, unknown>;
+    const functions = Object.keys(exported).filter((name) => typeof exported[name] === "function");
+    const errors = functions.filter(
+      (name) => (exported[name] as { prototype?: unknown }).prototype instanceof Error,
+    );
+    expect(errors).toEqual(["PublisherOptionsError"]);
+    const { createPublisher } = exported as typeof import("@rewards/producer");
+    const publisher = createPublisher({ queueUrl: "https://sqs.us-east-1.amazonaws.com/1/q" });
+    expect(Object.keys(publisher).sort()).toEqual(["events", "publish"]);
+    for (const name of functions) expect(readme, name).toContain(`\`${name}`);
+    expect(readme).toContain("await publisher.publish(");
+    for (const builder of Object.keys(publisher.events)) expect(readme, builder).toContain(`\`${builder}({`);
+    for (const said of [
+      `npm install ./rewards-producer-${version}.tgz`,
+      "{ ok: true, index, messageId }",
+      "{ ok: false, index, error }",
+      "## Partial failures",
+      '"Action": "sqs:SendMessage"',
+      "docs/publishing.md",
+    ])
+      expect(readme).toContain(said);
+  });
+
   it(
     "its one declaration file types the builders: a correct call compiles, a missing field does not",
     async () => {

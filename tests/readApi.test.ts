@@ -370,6 +370,12 @@ describe("the read API's handler on the local stack", () => {
       expect(answer, target).toEqual(problem(400, invalid));
       expect(answer.body.parameter, target).toBe(parameter);
       expect(answer.body.detail, target).toMatch(new RegExp(`^${parameter}: `));
+      // A detail quotes at most the first 64 characters of an input (core's quoteInput).
+      if (target === `/users/${"u".repeat(257)}`)
+        expect(answer.body.detail).toBe(
+          `userId: must be 1 to 256 characters ("${"u".repeat(64)}…" (257 characters))`,
+        );
+      expect(answer.body.detail, target).not.toMatch(/u{65}/);
     }
     expect((await request("GET", "/users/api-bad?timeZone=Mars/Olympus")).body).toEqual({
       type: invalid,

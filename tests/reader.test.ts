@@ -263,6 +263,10 @@ describe("@rewards/reader on the local stack", () => {
         message: expect.stringMatching(new RegExp(`^${parameter}: `)),
       });
     }
+    // A message quotes at most the first 64 characters of an input (core's quoteInput).
+    expect(await rejection(() => reader.profile("u".repeat(257)))).toMatchObject({
+      message: `userId: must be 1 to 256 characters ("${"u".repeat(64)}…" (257 characters))`,
+    });
     expect(sent).toEqual([]);
   });
 

@@ -106,6 +106,54 @@ process.stdout.write(JSON.stringify({
     expect(run.stderr).toBe("");
   });
 
+  it("its README is in the tarball: install, createReader and each method, every function and error class it exports, its IAM, the docs", async () => {
+    const { version } = JSON.parse(await readFile(`${root}packages/reader/package.json`, "utf8"));
+    const { stdout: listed } = await exec("tar", ["-tzf", `${root}dist/rewards-reader-${version}.tgz`]);
+    expect(listed.split("\n").filter(Boolean).sort()).toEqual([
+      "package/README.md",
+      "package/dist/index.d.ts",
+      "package/dist/index.js",
+      "package/package.json",
+    ]);
+    const manifest = JSON.parse(await readFile(`${site}/node_modules/@rewards/reader/package.json`, "utf8"));
+    expect(manifest.files).toEqual(["dist", "README.md"]);
+    const readme = await readFile(`${site}/node_modules/@rewards/reader/README.md`, "utf8");
+    // What the installed package exports, asked of it: its functions and classes, the errors
+    // among them, and a reader's methods.
+    const run = await runInSite(`import * as exported from "@rewards/reader";
+const functions = Object.keys(exported).filter((name) => typeof exported[name] === "function");
+const errors = functions.filter((name) => exported[name].prototype instanceof Error);
+const methods = Object.keys(exported.createReader({ tableName: "t" }));
+process.stdout.write(JSON.stringify({ functions, errors, methods }));
+`);
+    const { functions, errors, methods } = JSON.parse(run.stdout) as Record<string, string[]>;
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        "InvalidReadInput",
+        "InvalidReaderOption",
+        "TableNotFoundError",
+        "ThrottledReadError",
+        "UnreadableItemError",
+      ]),
+    );
+    expect(methods).toEqual(expect.arrayContaining(["profile", "history", "achievements", "board"]));
+    for (const name of functions ?? []) expect(readme, name).toContain(`\`${name}`);
+    // Each method with its example; rules() too, whether or not this build has it yet.
+    for (const method of new Set([...(methods ?? []), "rules"])) {
+      expect(readme, method).toContain(`### \`reader.${method}(`);
+      expect(readme, method).toContain(`await reader.${method}(`);
+    }
+    for (const said of [
+      `npm install ./rewards-reader-${version}.tgz`,
+      "dynamodb:GetItem",
+      "dynamodb:BatchGetItem",
+      "dynamodb:Query",
+      "table/<tableName>/index/board",
+      "docs/reading.md",
+    ])
+      expect(readme).toContain(said);
+  });
+
   it("its declaration file cites the docs, never the spec or the design notes", async () => {
     const declarations = await readFile(`${site}/node_modules/@rewards/reader/dist/index.d.ts`, "utf8");
     expect(declarations).toContain("docs/reading.md");

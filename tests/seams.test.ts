@@ -117,8 +117,11 @@ describe("the CLI is commands over libraries (docs/architecture.md)", () => {
     );
     // A budget: it grows by the commands added (`status`, `awards` and purge by reason: +150;
     // `rules`, its six verbs and `dev --rules`: +300), never by an operation moved in; what a command
-    // computes belongs in ops.
-    expect(lines).toBeLessThanOrEqual(3_930);
+    // computes belongs in ops. (+90: the top-level commands in one module, and what each runs imported
+    // in its run or options, so `rewards --help` loads no package: tests/cliStartup.test.ts; +30:
+    // commander's quoted values cut as every input is, core's quoteInput; +70: `grants tail`'s one
+    // table at fixed widths and its --follow lines, text/grantsTailText.ts, what each event was in ops.)
+    expect(lines).toBeLessThanOrEqual(4_120);
     expect(cli).toContain("packages/cli/src/main.ts");
     expect(cli).toContain("packages/cli/src/registry.ts");
   });

@@ -4,6 +4,7 @@
 // clone or after an edit, the TypeScript source through tsx, so no build step stands between
 // an edit and a run. REWARDS_FROM_SOURCE=1 runs the source regardless.
 import { readFileSync, statSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const bundle = new URL("../dist/rewards.mjs", import.meta.url);
 
@@ -12,9 +13,10 @@ function bundleIsFresh() {
   if (process.env.REWARDS_FROM_SOURCE === "1") return false;
   try {
     const built = statSync(bundle).mtimeMs;
-    const root = new URL("../../../", import.meta.url);
+    // Paths as text, not a URL each: a few hundred of them, checked on every run (`--version` too).
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
     const inputs = JSON.parse(readFileSync(new URL("../dist/inputs.json", import.meta.url), "utf8"));
-    return inputs.every((path) => statSync(new URL(path, root)).mtimeMs <= built);
+    return inputs.every((path) => statSync(root + path).mtimeMs <= built);
   } catch {
     return false;
   }

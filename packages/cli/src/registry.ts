@@ -2,6 +2,11 @@ import type { AnyCommand } from "./runtime/defineCommand";
 
 type Load = () => Promise<{ default: AnyCommand }>;
 
+/** A top-level command, from the one module that holds them all (commands/index.ts). */
+const topLevel =
+  (name: keyof typeof import("./commands")): Load =>
+  async () => ({ default: (await import("./commands"))[name] });
+
 export interface RegistryEntry {
   name: string;
   /** The command itself: a group's own meta (and run, if it has one). */
@@ -16,31 +21,31 @@ export interface RegistryEntry {
  * own meta; a new command is one file and one line here (docs/architecture.md).
  */
 export const REGISTRY: readonly RegistryEntry[] = [
-  { name: "demo", load: () => import("./commands/demo") },
-  { name: "dev", load: () => import("./commands/dev") },
-  { name: "publish", load: () => import("./commands/publish") },
-  { name: "load", load: () => import("./commands/load") },
-  { name: "verify", load: () => import("./commands/verify") },
-  { name: "worker", load: () => import("./commands/worker") },
-  { name: "announcer", load: () => import("./commands/announcer") },
+  { name: "demo", load: topLevel("demo") },
+  { name: "dev", load: topLevel("dev") },
+  { name: "publish", load: topLevel("publish") },
+  { name: "load", load: topLevel("load") },
+  { name: "verify", load: topLevel("verify") },
+  { name: "worker", load: topLevel("worker") },
+  { name: "announcer", load: topLevel("announcer") },
   {
     name: "history",
-    load: () => import("./commands/history/history"),
+    load: topLevel("history"),
     verbs: [
       () => import("./commands/history/failures"),
       () => import("./commands/history/replay"),
       () => import("./commands/history/rebuild"),
     ],
   },
-  { name: "status", load: () => import("./commands/status") },
+  { name: "status", load: topLevel("status") },
   {
     name: "queue",
-    load: () => import("./commands/queue/queue"),
+    load: topLevel("queue"),
     verbs: [() => import("./commands/queue/stats")],
   },
   {
     name: "dlq",
-    load: () => import("./commands/dlq/dlq"),
+    load: topLevel("dlq"),
     verbs: [
       () => import("./commands/dlq/stats"),
       () => import("./commands/dlq/peek"),
@@ -50,7 +55,7 @@ export const REGISTRY: readonly RegistryEntry[] = [
   },
   {
     name: "grants",
-    load: () => import("./commands/grants/grants"),
+    load: topLevel("grants"),
     verbs: [
       () => import("./commands/grants/tail"),
       () => import("./commands/grants/failures"),
@@ -58,15 +63,15 @@ export const REGISTRY: readonly RegistryEntry[] = [
       () => import("./commands/grants/republish"),
     ],
   },
-  { name: "backfill", load: () => import("./commands/backfill") },
-  { name: "guard", load: () => import("./commands/guard") },
-  { name: "awards", load: () => import("./commands/awards") },
-  { name: "revoke", load: () => import("./commands/revoke") },
-  { name: "user", load: () => import("./commands/user") },
-  { name: "board", load: () => import("./commands/board") },
+  { name: "backfill", load: topLevel("backfill") },
+  { name: "guard", load: topLevel("guard") },
+  { name: "awards", load: topLevel("awards") },
+  { name: "revoke", load: topLevel("revoke") },
+  { name: "user", load: topLevel("user") },
+  { name: "board", load: topLevel("board") },
   {
     name: "rules",
-    load: () => import("./commands/rules/rules"),
+    load: topLevel("rules"),
     verbs: [
       () => import("./commands/rules/check"),
       () => import("./commands/rules/diff"),
@@ -76,8 +81,8 @@ export const REGISTRY: readonly RegistryEntry[] = [
       () => import("./commands/rules/history"),
     ],
   },
-  { name: "schema", load: () => import("./commands/schema") },
-  { name: "env", load: () => import("./commands/env") },
+  { name: "schema", load: topLevel("schema") },
+  { name: "env", load: topLevel("env") },
 ];
 
 /**

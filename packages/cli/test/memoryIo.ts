@@ -12,7 +12,7 @@ export function memoryIo(): Io & { stdout: () => string; stderr: () => string } 
       stderr += text;
     },
     progress: () => ({ onProgress: undefined, stop: () => {} }),
-    logger: () => {
+    logger: async () => {
       throw new Error("no logger in memoryIo");
     },
     untilSignal: () => new Promise(() => {}),

@@ -40,6 +40,7 @@ export type { ReplayFilter } from "./dlq/replayFilter";
 export { describeReplay, type ReplayReport } from "./dlq/replayReport";
 export { type ReplayVerdict, shownVerdicts, VERDICT_WORDS } from "./dlq/replayVerdict";
 export { announcerDepsFrom, historyDaysFrom, historyDepsFrom } from "./functionDeps";
+export { type AnnouncementWords, announcementWords } from "./grants/announcementWords";
 export type { AnnouncingKind } from "./grants/announcingItems";
 export { awardedGuards } from "./grants/awardedGuards";
 export { type AnnouncementShape, readAnnouncement } from "./grants/readAnnouncement";

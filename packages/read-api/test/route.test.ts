@@ -1,5 +1,6 @@
-import { InvalidReadInput, TableNotFoundError, ThrottledReadError } from "@rewards/reader";
+import { createReader, InvalidReadInput, TableNotFoundError, ThrottledReadError } from "@rewards/reader";
 import { describe, expect, it } from "vitest";
+import { answerRequest } from "../src/function/answerRequest";
 import { failureOf } from "../src/function/failureOf";
 import { problemTypes } from "../src/function/problem";
 import { routeOf } from "../src/function/route";
@@ -177,7 +178,7 @@ describe("routeOf: the read API's four routes, and the problems of everything el
           type: problemTypes.methodNotAllowed.type,
           title: "Method not allowed",
           status: 405,
-          detail: `${method} is not allowed here: only GET`,
+          detail: `"${method}" is not allowed here: only GET`,
         },
         allow: "GET",
         route,
@@ -197,7 +198,7 @@ describe("routeOf: the read API's four routes, and the problems of everything el
         title: "No such resource",
         status: 404,
         detail:
-          "no resource at /users/u/achievements/x: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements, GET /board and GET /rules",
+          'no resource at "/users/u/achievements/x": the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements, GET /board and GET /rules',
       },
       route: "unmatched",
     });
@@ -280,5 +281,29 @@ describe("failureOf: what a failed read answers", () => {
       status: 500,
       detail: "the request could not be answered; the failure is in the read API's log",
     });
+  });
+});
+
+describe("a problem's detail quotes at most the first 64 characters of an input", () => {
+  // 257 characters: one past the longest user id the envelope takes.
+  const long = `${"u".repeat(64)}${"Ω".repeat(193)}`;
+  const quoted = `"${"u".repeat(64)}…" (257 characters)`;
+  // Refused before anything is read: the reader's client is never built.
+  const reader = createReader({ tableName: "t" });
+
+  it.each([
+    ["the user id (the reader's refusal)", "GET", `/users/${encodeURIComponent(long)}`, {}, 400],
+    ["the user id, of the awards", "GET", `/users/${encodeURIComponent(long)}/awards`, {}, 400],
+    ["a limit", "GET", "/users/u/awards", { limit: long }, 400],
+    ["a time zone", "GET", "/users/u", { timeZone: long }, 400],
+    ["a week", "GET", "/board", { week: long }, 400],
+    ["a method", long, "/users/u", {}, 405],
+    ["a path", "GET", `/${long}`, {}, 404],
+  ] as const)("%s", async (_what, method, path, query, status) => {
+    const { response } = await answerRequest(reader, { method, path, query });
+    expect(response.statusCode).toBe(status);
+    const { detail } = JSON.parse(String(response.body)) as { detail: string };
+    expect(detail).not.toContain("Ω");
+    expect(detail).toContain(path === `/${long}` ? `"/${"u".repeat(63)}…" (258 characters)` : quoted);
   });
 });

@@ -1,4 +1,4 @@
-import { isIsoWeek, userIdSchema } from "@rewards/core";
+import { isIsoWeek, quoteInput, userIdSchema } from "@rewards/core";
 import { type BoardCursor, decodeBoardCursor } from "./boardCursor";
 import { decodeCursor } from "./historyCursor";
 import { InvalidReadInput } from "./invalidReadInput";
@@ -12,7 +12,7 @@ export function checkedUserId(userId: unknown): string {
   if (!parsed.success)
     throw new InvalidReadInput(
       "userId",
-      `${parsed.error.issues[0]?.message ?? "invalid"} (${JSON.stringify(userId) ?? String(userId)})`,
+      `${parsed.error.issues[0]?.message ?? "invalid"} (${quoteInput(userId)})`,
     );
   return parsed.data;
 }
@@ -21,10 +21,7 @@ export function checkedUserId(userId: unknown): string {
 export function checkedLimit(limit: unknown): number {
   if (limit === undefined) return DEFAULT_PAGE_LIMIT;
   if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw new InvalidReadInput(
-      "limit",
-      `an integer from 1 to ${MAX_PAGE_LIMIT}, not ${typeof limit === "string" ? JSON.stringify(limit) : String(limit)}`,
-    );
+    throw new InvalidReadInput("limit", `an integer from 1 to ${MAX_PAGE_LIMIT}, not ${quoteInput(limit)}`);
   return limit;
 }
 
@@ -59,7 +56,7 @@ export function checkedTimeZone(timeZone: unknown): string {
     }
   throw new InvalidReadInput(
     "timeZone",
-    `an IANA time zone such as "Europe/Paris" or "UTC", not ${typeof timeZone === "string" ? JSON.stringify(timeZone) : String(timeZone)}`,
+    `an IANA time zone such as "Europe/Paris" or "UTC", not ${quoteInput(timeZone)}`,
   );
 }
 
@@ -69,7 +66,7 @@ export function checkedWeek(week: unknown): string | undefined {
   if (isIsoWeek(week)) return week;
   throw new InvalidReadInput(
     "week",
-    `an ISO week such as "2026-W49" (a year, "-W", a week of that year), not ${typeof week === "string" ? JSON.stringify(week) : String(week)}`,
+    `an ISO week such as "2026-W49" (a year, "-W", a week of that year), not ${quoteInput(week)}`,
   );
 }
 

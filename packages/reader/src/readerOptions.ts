@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DEFAULT_BOARD_SHARDS, DEFAULT_RULES_REFRESH_SECONDS } from "@rewards/core";
+import { DEFAULT_BOARD_SHARDS, DEFAULT_RULES_REFRESH_SECONDS, quoteInput } from "@rewards/core";
 import { InvalidReaderOption } from "./invalidReaderOption";
 
 export interface ReaderOptions {
@@ -32,11 +32,10 @@ export interface ReaderOptions {
   clock?: () => Date;
 }
 
-/** A value as a message shows it: text quoted, so `"50"` is told from `50`. */
+/** A value as a message shows it: text quoted, so `"50"` is told from `50` (and at most 64 characters of it). */
 function shown(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "object" && value !== null) return Array.isArray(value) ? "an array" : "an object";
-  return String(value);
+  return quoteInput(value);
 }
 
 /** The cap a reader runs with: undefined for none. Throws InvalidReaderOption naming the first bad option. */

@@ -1,4 +1,4 @@
-import { countAttribute, countsOfProfile, eventTypes } from "@rewards/core";
+import { countAttribute, countsOfProfile, eventTypes, quoteInput } from "@rewards/core";
 import { z } from "zod";
 import { type Achievement, type Counts, type HistoryAward, historyAwardSchema } from "./readerSchemas";
 import { UnreadableItemError } from "./unreadableItemError";
@@ -38,7 +38,7 @@ function parsed<T>(schema: z.ZodType<T>, item: Item): T {
   const issue = result.error.issues[0];
   throw new UnreadableItemError(
     keyOf(item),
-    `${issue?.path.join(".") || "item"}: ${issue?.message ?? "invalid"} (${JSON.stringify(item[String(issue?.path[0])])})`,
+    `${issue?.path.join(".") || "item"}: ${issue?.message ?? "invalid"} (${quoteInput(item[String(issue?.path[0])])})`,
   );
 }
 

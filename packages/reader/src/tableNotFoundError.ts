@@ -1,3 +1,5 @@
+import { quoteInput } from "@rewards/core";
+
 /**
  * DynamoDB answered that the reader's table does not exist (its ResourceNotFoundException): a
  * wrong `tableName` (the deploy output `tableName`), or a client pointed at another region,
@@ -10,7 +12,7 @@ export class TableNotFoundError extends Error {
     options?: { cause?: unknown },
   ) {
     super(
-      `the table ${JSON.stringify(tableName)} does not exist where the reader's client looks: check tableName (the deploy output tableName) and the client's region and endpoint`,
+      `the table ${quoteInput(tableName)} does not exist where the reader's client looks: check tableName (the deploy output tableName) and the client's region and endpoint`,
       options,
     );
   }

@@ -2,7 +2,7 @@ import { grantId } from "@rewards/core";
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor, isHistorySortKey } from "../src/historyCursor";
 import { InvalidReadInput, type ReadParameter } from "../src/invalidReadInput";
-import { checkedCursor, checkedLimit, checkedUserId } from "../src/readInput";
+import { checkedCursor, checkedLimit, checkedTimeZone, checkedUserId, checkedWeek } from "../src/readInput";
 import { todayOf } from "../src/today";
 
 /** What `read` throws, or undefined when it does not. */
@@ -31,7 +31,8 @@ describe("the reader's input checks: InvalidReadInput naming the parameter", () 
     expect(checkedUserId("x".repeat(256))).toBe("x".repeat(256));
     for (const [bad, message] of [
       ["", 'must be 1 to 256 characters ("")'],
-      ["x".repeat(257), `must be 1 to 256 characters ("${"x".repeat(257)}")`],
+      // The message quotes at most the first 64 characters of an input (core's quoteInput).
+      ["x".repeat(257), `must be 1 to 256 characters ("${"x".repeat(64)}…" (257 characters))`],
       ["\ud800", 'must be well-formed Unicode (no lone surrogates) ("\\ud800")'],
       [42, "Invalid input: expected string, received number (42)"],
       [undefined, "Invalid input: expected string, received undefined (undefined)"],
@@ -51,8 +52,25 @@ describe("the reader's input checks: InvalidReadInput naming the parameter", () 
       [Number.NaN, "NaN"],
       ["5", '"5"'],
       [null, "null"],
+      ["9".repeat(300), `"${"9".repeat(64)}…" (300 characters)`],
     ] as const)
       expectRefused(() => checkedLimit(bad), "limit", `limit: an integer from 1 to 100, not ${shown}`);
+  });
+
+  it("a message quotes at most the first 64 characters of any input, whatever its parameter", () => {
+    const long = `${"u".repeat(64)}${"Ω".repeat(193)}`;
+    const inputs: Array<[ReadParameter, () => unknown]> = [
+      ["userId", () => checkedUserId(long)],
+      ["limit", () => checkedLimit(long)],
+      ["timeZone", () => checkedTimeZone(long)],
+      ["week", () => checkedWeek(long)],
+    ];
+    for (const [parameter, read] of inputs) {
+      const error = thrown(read) as InvalidReadInput;
+      expect(error).toMatchObject({ parameter });
+      expect(error.message).toContain(`"${"u".repeat(64)}…" (257 characters)`);
+      expect(error.message).not.toContain("Ω");
+    }
   });
 });
 

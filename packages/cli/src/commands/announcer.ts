@@ -1,4 +1,3 @@
-import { resources } from "@rewards/core/deploy";
 import {
   addStreamFunctionOptions,
   runEndNotices,
@@ -15,11 +14,16 @@ export default defineCommand<StreamFunctionCliOptions>()({
     description:
       "run the announcer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one reward.granted on BUS_NAME; given-up batches go to ANNOUNCER_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM",
   },
-  options: (command) =>
-    addStreamFunctionOptions(command, resources.announcer, "announcer", "ANNOUNCER_CHECKPOINT_FILE"),
+  options: async (command) =>
+    addStreamFunctionOptions(
+      command,
+      (await import("@rewards/core/deploy")).resources.announcer,
+      "announcer",
+      "ANNOUNCER_CHECKPOINT_FILE",
+    ),
   needs: ["TABLE_NAME", "BUS_NAME"],
   async run({ options, config, io }) {
-    const logger = io.logger("rewards-announcer-source", config.LOG_LEVEL ?? "info");
+    const logger = await io.logger("rewards-announcer-source", config.LOG_LEVEL ?? "info");
     const { deployedAnnouncerSettings, functionLinesTo, startLocalAnnouncer } = await import(
       "@rewards/local"
     );
@@ -45,14 +49,14 @@ export default defineCommand<StreamFunctionCliOptions>()({
     const run = await runUntilStopped(announcer, { drain: options.drain, startedAt, logger, io });
     const { summary } = run;
     return {
-      ...runEndNotices(run, { ...options, checkpoint }, "announcer", {
+      ...(await runEndNotices(run, { ...options, checkpoint }, "announcer", {
         variable: "ANNOUNCER_FAILURE_QUEUE_URL",
         set: config.ANNOUNCER_FAILURE_QUEUE_URL !== undefined,
         failures: "rewards grants failures",
         replay: "rewards grants replay",
         pastTheStream:
           "announce their awards again from the table with `rewards grants republish --since <when>`",
-      }),
+      })),
       out: options.json
         ? jsonText(summary)
         : pairsText({

@@ -1,7 +1,6 @@
-import { eventTypes } from "@rewards/core";
 import type { ListedAward } from "@rewards/ops";
 import { Option } from "commander";
-import { instant, integer } from "../options/parsers";
+import { integer } from "../options/parsers";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText } from "../runtime/text";
@@ -24,7 +23,11 @@ export default defineCommand<AwardsOptions>()({
     description:
       'list the live awards (guards) of an event type or a user, in a window (a scan of TABLE_NAME, paged: --limit and Ctrl-C print a cursor, --from goes on); --ndjson prints {"intentKey": …} lines, the input `rewards revoke` takes',
   },
-  options: (command) =>
+  options: async (command) => {
+    const [{ eventTypes }, { instant }] = await Promise.all([
+      import("@rewards/core"),
+      import("../options/instant"),
+    ]);
     command
       .addOption(new Option("--type <type>", "awards of this event type").choices(eventTypes))
       .option("--user <userId>", "awards of this user (--type, --user or both is required)")
@@ -34,7 +37,8 @@ export default defineCommand<AwardsOptions>()({
       .option("--limit <n>", "stop after this many awards, printing the cursor", integer(1))
       .option("--from <cursor>", "go on where a run with the same options stopped")
       .addOption(new Option("--json", "print one JSON document").conflicts("ndjson"))
-      .option("--ndjson", 'one {"intentKey": …} line per award, for `rewards revoke`'),
+      .option("--ndjson", 'one {"intentKey": …} line per award, for `rewards revoke`');
+  },
   needs: ["TABLE_NAME"],
   async run({ options, config, io }) {
     if (options.source !== undefined)

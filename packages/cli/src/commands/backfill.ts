@@ -1,6 +1,5 @@
-import { type ScopeOptions, scopeOf } from "../options/userScope";
+import type { ScopeOptions } from "../options/userScope";
 import { defineCommand } from "../runtime/defineCommand";
-import { runReaderRepair } from "./readerRepairRun";
 export default defineCommand<ScopeOptions & { achievements?: boolean; dryRun?: boolean; json?: boolean }>()({
   meta: {
     name: "backfill",
@@ -19,6 +18,10 @@ export default defineCommand<ScopeOptions & { achievements?: boolean; dryRun?: b
       .option("--json", "print JSON: every reader's changes, and the totals"),
   needs: ["TABLE_NAME"],
   async run({ options, config, io }) {
+    const [{ scopeOf }, { runReaderRepair }] = await Promise.all([
+      import("../options/userScope"),
+      import("./readerRepairRun"),
+    ]);
     // --achievements is the same pass: it decides every achievement of the version in force.
     const scope =
       options.achievements === true && options.user === undefined ? { ...options, all: true } : options;

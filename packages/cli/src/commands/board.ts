@@ -2,7 +2,6 @@ import { integer } from "../options/parsers";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText } from "../runtime/text";
-import { BOARD_PAGE, boardText } from "../text/boardText";
 
 interface BoardOptions {
   week?: string;
@@ -17,7 +16,8 @@ export default defineCommand<BoardOptions>()({
     description:
       "show a week's board (rank, user, XP: most XP first), one page at a time, through the reader library",
   },
-  options: (command) =>
+  options: async (command) => {
+    const { BOARD_PAGE } = await import("../text/boardText");
     command
       .option("--week <YYYY-Www>", "the ISO week, e.g. 2026-W49; the current week (UTC) when absent")
       .option("--limit <n>", "entries per page, 1 to 100", integer(1, 100), BOARD_PAGE)
@@ -25,13 +25,13 @@ export default defineCommand<BoardOptions>()({
       .option(
         "--json",
         "print JSON: the reader's page as it is, {week, entries: [{rank, userId, xp}], cursor?}",
-      ),
+      );
+  },
   needs: ["TABLE_NAME"],
   async run({ options, config }) {
-    const [{ createReader, InvalidReadInput }, { createDynamoBaseClient }] = await Promise.all([
-      import("@rewards/reader"),
-      import("@rewards/core/aws"),
-    ]);
+    const [{ createReader, InvalidReadInput }, { createDynamoBaseClient }, { boardText }] = await Promise.all(
+      [import("@rewards/reader"), import("@rewards/core/aws"), import("../text/boardText")],
+    );
     const reader = createReader({
       tableName: config.TABLE_NAME,
       client: createDynamoBaseClient(config),

@@ -46,7 +46,7 @@ export default defineCommand<DemoCommandOptions>()({
       .option("--json", "print JSON"),
   async run({ options, config, io }) {
     checkTrafficShares(options);
-    const logger = io.logger("rewards-demo", config.LOG_LEVEL ?? "warn");
+    const logger = await io.logger("rewards-demo", config.LOG_LEVEL ?? "warn");
     const { runDemo } = await import("@rewards/scenario");
     const progress = io.progress(options.json, "processed", { linesEveryMs: 5000 });
     const { dailyCap, ...rest } = options;

@@ -1,4 +1,3 @@
-import { toolConfigFrom } from "@rewards/core/deploy";
 import { integer } from "../options/parsers";
 import {
   addPollerOptions,
@@ -8,7 +7,6 @@ import {
   pollerSettings,
 } from "../options/pollerOptions";
 import { defineCommand } from "../runtime/defineCommand";
-import { rulesProblemsError } from "./rules/rulesProblems";
 
 interface DevOptions extends PollerCliOptions {
   visibilityTimeout?: number;
@@ -63,7 +61,11 @@ export default defineCommand<DevOptions>()({
     // every function gets them, and the env block prints them, so that a shell exporting it
     // reads what the functions write (`rewards board` as many shards as the writer fills).
     const settingsEnv = localFunctionSettings(shell);
-    const logger = io.logger("rewards-dev", shell.LOG_LEVEL ?? "info");
+    const logger = await io.logger("rewards-dev", shell.LOG_LEVEL ?? "info");
+    const [{ toolConfigFrom }, { rulesProblemsError }] = await Promise.all([
+      import("@rewards/core/deploy"),
+      import("./rules/rulesProblems"),
+    ]);
     // Read and checked before anything starts: a document the checks refuse stops here.
     const ops = options.rules === undefined ? undefined : await import("@rewards/ops");
     const rules =

@@ -1,9 +1,6 @@
-import { describeIssues, toIssues } from "@rewards/core";
-import { stageEnvironment, stageOutputsSchema } from "@rewards/core/deploy";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText } from "../runtime/text";
-import { stageEnvText } from "../text/stageEnvText";
 
 export default defineCommand<{ outputs: string; json?: boolean }>()({
   meta: {
@@ -16,7 +13,17 @@ export default defineCommand<{ outputs: string; json?: boolean }>()({
       .option("--outputs <file>", "the outputs file", ".sst/outputs.json")
       .option("--json", "print JSON: the variables to export (REWARDS_STAGE names the stage)"),
   async run({ options }) {
-    const { readFile } = await import("node:fs/promises");
+    const [
+      { readFile },
+      { describeIssues, toIssues },
+      { stageEnvironment, stageOutputsSchema },
+      { stageEnvText },
+    ] = await Promise.all([
+      import("node:fs/promises"),
+      import("@rewards/core"),
+      import("@rewards/core/deploy"),
+      import("../text/stageEnvText"),
+    ]);
     let text: string;
     try {
       text = await readFile(options.outputs, "utf8");

@@ -4,7 +4,6 @@ import type { PublishResult } from "@rewards/producer";
 import type { SendReport, TrafficMessage } from "@rewards/scenario";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
-import { unreachableIn } from "../runtime/describeFailure";
 import { jsonText } from "../runtime/text";
 
 export interface LineResult {
@@ -91,7 +90,10 @@ const linesWord = (n: number) => (n === 1 ? "1 line" : `${n.toLocaleString("en")
  * running, a wrong endpoint): one message for all of them, naming the endpoint and the
  * variable it came from, instead of the same socket error on every line.
  */
-function unsentForNetwork(results: readonly LineResult[]): { unreachable?: string; notSent: Set<number> } {
+function unsentForNetwork(
+  results: readonly LineResult[],
+  unreachableIn: (message: string) => string | undefined,
+): { unreachable?: string; notSent: Set<number> } {
   const notSent = new Set<number>();
   let unreachable: string | undefined;
   for (const r of results) {
@@ -122,6 +124,7 @@ interface PublishOptions {
 export default defineCommand<PublishOptions>()({
   meta: {
     name: "publish",
+    args: "[file]",
     description:
       "publish NDJSON events (one CloudEvent per line) to QUEUE_URL; bad lines are reported, good ones still sent",
   },
@@ -149,7 +152,10 @@ export default defineCommand<PublishOptions>()({
           options.source,
         );
     const failed = results.filter((r) => !r.ok).length;
-    const { unreachable, notSent } = unsentForNetwork(results);
+    const { unreachable, notSent } = unsentForNetwork(
+      results,
+      (await import("../runtime/describeFailure")).unreachableIn,
+    );
     const warning = unreachable ? `rewards: ${unreachable}\n` : undefined;
     const exitCode = failed > 0 ? { exitCode: 1 as const } : {};
     if (options.json)

@@ -3,7 +3,6 @@ import { rate } from "../options/parsers";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText } from "../runtime/text";
-import { describeRevocations, revokeReport } from "../text/describeRevocations";
 
 interface RevokeOptions {
   reason: string;
@@ -25,10 +24,11 @@ const LARGE = 100;
 export default defineCommand<RevokeOptions>()({
   meta: {
     name: "revoke",
+    args: "[file]",
     description:
       'take back awards that should never have been paid (docs/revoking.md): NDJSON lines, each an event or {"intentKey": "…"}; a dry run unless --yes',
   },
-  // The argument is declared here, not in meta.args, so its help describes it (and its default) as before.
+  // Its argument is described here (and its default); meta.args names it for the list.
   options: (command) =>
     command
       .argument("[file]", "NDJSON file, or - for standard input", "-")
@@ -45,7 +45,10 @@ export default defineCommand<RevokeOptions>()({
   async run({ options, args, config, io }) {
     const [file] = args as [string];
     const dryRun = options.dryRun === true || options.yes !== true;
-    const { clientsFor, revokeLines } = await import("@rewards/ops");
+    const [{ clientsFor, revokeLines }, { describeRevocations, revokeReport }] = await Promise.all([
+      import("@rewards/ops"),
+      import("../text/describeRevocations"),
+    ]);
     const { dynamo } = clientsFor(config);
     let input: string;
     try {

@@ -1,43 +1,38 @@
-import {
-  eventJsonSchema,
-  eventTypes,
-  isEventType,
-  rewardAchievedJsonSchema,
-  rewardGrantedJsonSchema,
-  rewardRevokedJsonSchema,
-} from "@rewards/core";
 import { CliError } from "../runtime/cliError";
 import { defineCommand } from "../runtime/defineCommand";
 import { jsonText } from "../runtime/text";
 
-/** What the rewards bus publishes, by type (not reading events: producers never send them). */
-const ANNOUNCEMENTS = new Map<string, () => Record<string, unknown>>([
-  ["reward.granted", rewardGrantedJsonSchema],
-  ["reward.revoked", rewardRevokedJsonSchema],
-  ["reward.achieved", rewardAchievedJsonSchema],
-]);
-
 export default defineCommand<{ json?: boolean }>()({
   meta: {
     name: "schema",
+    args: "[type]",
     description:
       "print the JSON Schema (draft 2020-12) of the events: any reading event, one type, reward.granted, reward.revoked or reward.achieved (the files in schemas/, docs/events.md)",
   },
-  // The argument is declared here, not in meta.args, so its help describes it as before.
-  options: (command) =>
+  // Its argument is described here (with the types); meta.args names it for the list.
+  options: async (command) => {
+    const { eventTypes } = await import("@rewards/core");
     command
       .argument(
         "[type]",
         `an event type: ${eventTypes.join(", ")}; reward.granted, the event of an award; reward.revoked; or reward.achieved, the event of an achievement`,
       )
-      .option("--json", "print JSON (the only form: a JSON Schema is JSON)"),
+      .option("--json", "print JSON (the only form: a JSON Schema is JSON)");
+  },
   async run({ args }) {
+    const { eventJsonSchema, eventTypes, isEventType, quoteInput, ...core } = await import("@rewards/core");
+    // What the rewards bus publishes, by type (not reading events: producers never send them).
+    const ANNOUNCEMENTS = new Map<string, () => Record<string, unknown>>([
+      ["reward.granted", core.rewardGrantedJsonSchema],
+      ["reward.revoked", core.rewardRevokedJsonSchema],
+      ["reward.achieved", core.rewardAchievedJsonSchema],
+    ]);
     const [type] = args as [string | undefined];
     const announcement = type === undefined ? undefined : ANNOUNCEMENTS.get(type);
     if (announcement) return { out: jsonText(announcement()) };
     if (type !== undefined && !isEventType(type))
       throw new CliError(
-        `unknown type ${JSON.stringify(type)}; one of ${eventTypes.join(", ")}, ${[...ANNOUNCEMENTS.keys()].join(", ")}`,
+        `unknown type ${quoteInput(type)}; one of ${eventTypes.join(", ")}, ${[...ANNOUNCEMENTS.keys()].join(", ")}`,
         2,
       );
     return { out: jsonText(eventJsonSchema(type)) };

@@ -1,9 +1,10 @@
+import { plural } from "@rewards/core";
 import type { ToolConfig } from "@rewards/core/deploy";
 import type { ReplayWords, StreamReplayTarget, UnreplayableRecord } from "@rewards/ops";
 import { integer } from "../options/parsers";
 import { type CommandSpec, defineCommand } from "../runtime/defineCommand";
 import type { Io } from "../runtime/io";
-import { jsonText, plural, tableText } from "../runtime/text";
+import { jsonText, tableText } from "../runtime/text";
 
 /** A stream function's failure queue. */
 type FailureQueue = "ANNOUNCER_FAILURE_QUEUE_URL" | "HISTORY_FAILURE_QUEUE_URL";

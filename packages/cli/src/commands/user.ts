@@ -16,10 +16,11 @@ interface UserOptions {
 export default defineCommand<UserOptions>()({
   meta: {
     name: "user",
+    args: "<userId>",
     description:
       "show a user's profile (XP, counts, streak, level, today's XP against the daily cap, this week's XP and rank on the board), achievements and last awards, through the reader library; or repair its XP",
   },
-  // The argument is declared here, not in meta.args, so its help describes it as before.
+  // Its argument is described here; meta.args names it for the list.
   options: (command) =>
     command
       .argument("<userId>", "the user id, exactly as in the events")
@@ -66,7 +67,7 @@ export default defineCommand<UserOptions>()({
         options.setXp === undefined
           ? await corruptProfileXp(dynamo, tableName, userId, String(options.corruptXp))
           : await repairProfileXp(dynamo, tableName, userId, options.setXp);
-      io.logger("rewards-user", config.LOG_LEVEL ?? "info").warn(
+      (await io.logger("rewards-user", config.LOG_LEVEL ?? "info")).warn(
         repair,
         options.corruptXp === undefined
           ? "profile xp set by an operator"

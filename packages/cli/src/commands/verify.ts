@@ -1,6 +1,6 @@
 import { type WaitOptions, waitForQueue, waitOption, waitTimeoutOption } from "../options/drainOptions";
 import { defineCommand } from "../runtime/defineCommand";
-import { jsonText, plural, tableText } from "../runtime/text";
+import { jsonText, tableText } from "../runtime/text";
 
 interface VerifyOptions extends WaitOptions {
   expect: string;
@@ -29,7 +29,10 @@ export default defineCommand<VerifyOptions>()({
     const expectation = await readExpectation(options.expect);
     // The queue only for --wait.
     const config = options.wait ? configWith("QUEUE_URL") : tableOnly;
-    const { clientsFor, compareXp } = await import("@rewards/ops");
+    const [{ clientsFor, compareXp }, { plural }] = await Promise.all([
+      import("@rewards/ops"),
+      import("@rewards/core"),
+    ]);
     const { dynamo, sqs } = clientsFor(config);
     if (options.wait && config.QUEUE_URL)
       await waitForQueue(io, sqs, config.QUEUE_URL, options.timeout, options.json);

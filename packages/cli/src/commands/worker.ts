@@ -35,7 +35,7 @@ export default defineCommand<WorkerOptions>()({
     };
     const { functionLinesTo, startLocalWorker } = await import("@rewards/local");
     const { clientsFor, waitUntilDrained } = await import("@rewards/ops");
-    const logger = io.logger("rewards-poller", config.LOG_LEVEL ?? "info");
+    const logger = await io.logger("rewards-poller", config.LOG_LEVEL ?? "info");
     const worker = await startLocalWorker({
       config,
       code: options.function,

@@ -1,4 +1,3 @@
-import { epochMsOfRfc3339 } from "@rewards/core";
 import { InvalidArgumentError } from "commander";
 
 /** Commander argument parsers: a bad value is a usage error (exit 2) naming the option. */
@@ -27,12 +26,4 @@ export function rate(value: string): number {
   const n = Number(value.replace(/\/s$/, ""));
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected events per second, e.g. 500/s");
   return n;
-}
-
-/** An instant: RFC 3339 (`2026-12-01T09:00:00Z`) or a date (`2026-12-01`, midnight UTC). */
-export function instant(value: string): Date {
-  const ms = epochMsOfRfc3339(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(ms))
-    throw new InvalidArgumentError("expected an RFC 3339 date-time, e.g. 2026-12-01T09:00:00Z");
-  return new Date(ms);
 }

@@ -5,7 +5,7 @@ import type { FunctionCode, StreamMappingSettings, StreamSource } from "@rewards
 import { type Command, Option } from "commander";
 import type { CommandResult } from "../runtime/defineCommand";
 import type { Io } from "../runtime/io";
-import { type GivenUpDestination, givenUpNotice } from "../text/givenUpNotice";
+import type { GivenUpDestination } from "../text/givenUpNotice";
 import { unfinishedDrainNotice } from "../text/unfinishedDrainNotice";
 import { integer } from "./parsers";
 
@@ -139,12 +139,13 @@ export async function runUntilStopped<Outcomes extends Record<string, number>>(
  * A run's last lines, for stderr, each a reason to exit 1: the batches it gave up
  * (givenUpNotice), and a `--drain` stopped before it caught up (unfinishedDrainNotice).
  */
-export function runEndNotices(
+export async function runEndNotices(
   run: StreamFunctionRun<Record<string, number>>,
   options: StreamFunctionCliOptions,
   what: string,
   destination: GivenUpDestination,
-): Pick<CommandResult, "warning" | "exitCode"> {
+): Promise<Pick<CommandResult, "warning" | "exitCode">> {
+  const { givenUpNotice } = await import("../text/givenUpNotice");
   const lines = [
     givenUpNotice(run.summary.givenUp, destination),
     unfinishedDrainNotice({ ...run, drain: options.drain === true }, what, options.checkpoint),

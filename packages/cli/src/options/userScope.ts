@@ -1,4 +1,4 @@
-import { userIdSchema } from "@rewards/core";
+import { quoteInput, userIdSchema } from "@rewards/core";
 import { CliError } from "../runtime/cliError";
 
 export interface ScopeOptions {
@@ -15,7 +15,7 @@ export function scopeOf(options: ScopeOptions, what = "history"): { userId: stri
   const user = userIdSchema.safeParse(options.user);
   if (!user.success)
     throw new CliError(
-      `--user: ${user.error.issues[0]?.message ?? "not a user id"}: ${JSON.stringify(options.user)}`,
+      `--user: ${user.error.issues[0]?.message ?? "not a user id"}: ${quoteInput(options.user)}`,
       2,
     );
   return { userId: user.data };

@@ -1,7 +1,7 @@
 import type { ToolConfig } from "@rewards/core/deploy";
-import type { Command } from "commander";
+import { type Command, Option } from "commander";
 import type { ExitCode } from "./cliError";
-import { commandConfig, type ToolVariable } from "./commandConfig";
+import type { commandConfig, ToolVariable } from "./commandConfig";
 import type { AnyCommand } from "./defineCommand";
 import type { Io } from "./io";
 
@@ -10,10 +10,13 @@ import type { Io } from "./io";
  * command destructures `config` with its options, and checks its options (a usage error,
  * exit 2) before it needs a variable (a missing one, exit 1), as a person expects.
  */
-function lazyConfig(needs: readonly ToolVariable[]): ToolConfig<ToolVariable> {
+function lazyConfig(
+  configOf: typeof commandConfig,
+  needs: readonly ToolVariable[],
+): ToolConfig<ToolVariable> {
   let config: ToolConfig<ToolVariable> | undefined;
   const read = () => {
-    config ??= commandConfig(...needs);
+    config ??= configOf(...needs);
     return config;
   };
   return new Proxy({} as ToolConfig<ToolVariable>, {
@@ -30,26 +33,38 @@ function lazyConfig(needs: readonly ToolVariable[]): ToolConfig<ToolVariable> {
 /**
  * Adds `spec` under `parent`: its meta and options, and an action that reads its
  * configuration, runs it and says its result through `io`; its exit code goes to `exit`.
+ * `listOnly` (`rewards --help`'s list): its meta and arguments' names alone.
  */
-export function attachCommand(
+export async function attachCommand(
   parent: Command,
   spec: AnyCommand,
   io: Io,
   exit: (code: ExitCode) => void,
-): Command {
+  listOnly = false,
+): Promise<Command> {
   const { name, args, summary, description } = spec.meta;
-  const command = parent.command(args ? `${name} ${args}` : name).description(description);
+  const command = parent.command(name).description(description);
   if (summary) command.summary(summary);
-  spec.options?.(command);
+  if (listOnly) {
+    if (args) command.arguments(args);
+    // `rewards --help`'s list declares no options (some import a package for them): a hidden one shows `[options]`.
+    if (spec.options) command.addOption(new Option("--options").hideHelp());
+    return command;
+  }
+  await spec.options?.(command);
+  // Arguments its options describe are declared there; meta.args names them for the list.
+  if (args && command.registeredArguments.length === 0) command.arguments(args);
   const run = spec.run;
   if (run)
     command.action(async () => {
       const needs: ToolVariable[] = [...(spec.needs ?? [])];
+      // Loaded when a command runs: the configuration's schemas are no cost of --help or --version.
+      const { commandConfig: configOf } = await import("./commandConfig");
       const result = await run({
         options: command.opts(),
         args: command.processedArgs,
-        config: lazyConfig(needs),
-        configWith: (...more: ToolVariable[]) => commandConfig(...needs, ...more),
+        config: lazyConfig(configOf, needs),
+        configWith: (...more: ToolVariable[]) => configOf(...needs, ...more),
         io,
       });
       if (result?.warning) io.err(result.warning);

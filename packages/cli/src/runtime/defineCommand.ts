@@ -7,7 +7,7 @@ import type { Io } from "./io";
 export interface CommandMeta {
   /** The word that runs it, after its group's (`replay` in `rewards dlq replay`). */
   name: string;
-  /** Its arguments as commander declares them: `[file]`, `<type> <fields...>`. */
+  /** Its arguments as commander declares them: `[file]`, `<type> <fields...>` (`options` may describe them). */
   args?: string;
   /** Its line in its parent's list, when shorter than its own help's `description`. */
   summary?: string;
@@ -34,8 +34,11 @@ export interface CommandResult {
 
 export interface CommandSpec<Options = Record<string, never>, Needs extends ToolVariable = never> {
   meta: CommandMeta;
-  /** Declares its options on the commander command (its parsers make a bad value a usage error). */
-  options?(command: Command): void;
+  /**
+   * Declares its options on the commander command (its parsers make a bad value a usage error);
+   * async when they need a package (core's types, the deployed defaults): imported here, not atop the file.
+   */
+  options?(command: Command): unknown;
   /** The variables it cannot run without. */
   needs?: readonly Needs[];
   /** A group with no `run` only lists its subcommands. */

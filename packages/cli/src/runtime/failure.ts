@@ -2,6 +2,26 @@ import { CommanderError } from "commander";
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, type ExitCode } from "./cliError";
 import type { Io } from "./io";
 
+/** Where commander quotes a value whole: `option '--x <n>' argument '…' is invalid`, `unknown option '…'`. */
+const COMMANDER_QUOTES = [
+  /^(rewards: option '[^']*' argument )'([\s\S]*)'( is invalid\.[\s\S]*)$/,
+  /^(rewards: command-argument value )'([\s\S]*)'( is invalid for argument [\s\S]*)$/,
+  /^(rewards: unknown (?:option|command) )'([\s\S]*?)'(\n[\s\S]*)$/,
+];
+
+/** Commander's words with a value it quotes past 64 characters cut as core's quoteInput cuts every input. */
+export async function valuesQuoted(said: string): Promise<string> {
+  if (!COMMANDER_QUOTES.some((quote) => quote.test(said))) return said;
+  const { QUOTED_INPUT_CHARACTERS, quoteInput } = await import("@rewards/core");
+  return COMMANDER_QUOTES.reduce(
+    (text, quote) =>
+      text.replace(quote, (whole, head: string, value: string, tail: string) =>
+        [...value].length > QUOTED_INPUT_CHARACTERS ? `${head}${quoteInput(value)}${tail}` : whole,
+      ),
+    said,
+  );
+}
+
 /**
  * A thrown error as its one line on stderr and its exit code; a stack trace only with
  * LOG_LEVEL=debug for an error we did not name. The error classes are loaded only when one

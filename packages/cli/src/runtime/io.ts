@@ -1,5 +1,4 @@
-import { createLogger, type Logger } from "@rewards/core/aws";
-import { pino } from "pino";
+import type { Logger } from "@rewards/core/aws";
 import { type ProgressOptions, type ProgressReport, progressFor } from "./progress";
 
 /**
@@ -19,8 +18,8 @@ export interface Io {
     label: string,
     options?: Pick<ProgressOptions, "linesEveryMs">,
   ): ProgressReport;
-  /** A logger writing JSON lines to stderr at `level` (the command's LOG_LEVEL). */
-  logger(name: string, level: string): Logger;
+  /** A logger writing JSON lines to stderr at `level` (the command's LOG_LEVEL); pino loads only then. */
+  logger(name: string, level: string): Promise<Logger>;
   /** Resolves on the first SIGINT or SIGTERM (`onFirst` called then); a second one exits 130 at once. */
   untilSignal(onFirst?: (signal: NodeJS.Signals) => void): Promise<NodeJS.Signals>;
   /** Where `-` or no file argument reads from. */
@@ -45,8 +44,10 @@ export const processIo: Io = {
       terminal: process.stderr.isTTY === true,
       stream: process.stderr,
     }),
-  logger: (name, level) =>
-    createLogger({ name, level, destination: pino.destination({ fd: 2, sync: true }) }),
+  logger: async (name, level) => {
+    const [{ createLogger }, { pino }] = await Promise.all([import("@rewards/core/aws"), import("pino")]);
+    return createLogger({ name, level, destination: pino.destination({ fd: 2, sync: true }) });
+  },
   untilSignal: (onFirst) =>
     new Promise((resolve) => {
       let received = false;

@@ -3,7 +3,7 @@ import { Command } from "commander";
 import { chosenCommand, REGISTRY } from "../registry";
 import { attachCommand } from "./attachCommand";
 import { EXIT_OK, type ExitCode } from "./cliError";
-import { exitCodeFor } from "./failure";
+import { exitCodeFor, valuesQuoted } from "./failure";
 import type { Io } from "./io";
 
 const { version } = createRequire(import.meta.url)("@rewards/cli/package.json") as { version: string };
@@ -23,6 +23,7 @@ export async function buildProgram(
   argv: readonly string[],
   io: Io,
   exit: (code: ExitCode) => void = () => {},
+  commanderErr: (text: string) => void = io.err,
 ): Promise<Command> {
   const program = new Command()
     .name("rewards")
@@ -35,8 +36,9 @@ export async function buildProgram(
   // `rewards --version` lists nothing: no command is loaded for it.
   const listing = chosen ? [chosen] : argv.includes("--version") ? [] : REGISTRY;
   for (const entry of listing) {
-    const group = attachCommand(program, (await entry.load()).default, io, exit);
-    if (chosen) for (const load of entry.verbs ?? []) attachCommand(group, (await load()).default, io, exit);
+    const group = await attachCommand(program, (await entry.load()).default, io, exit, !chosen);
+    if (chosen)
+      for (const load of entry.verbs ?? []) await attachCommand(group, (await load()).default, io, exit);
   }
   // Set on each command (subcommands do not inherit them): usage errors are one line with a
   // hint, in our own `rewards:` voice, and end in an exit code rather than ending the process.
@@ -47,7 +49,7 @@ export async function buildProgram(
       .showHelpAfterError(`(run \`${path} --help\` for usage)`)
       .configureOutput({
         writeOut: (text) => void io.out(text),
-        writeErr: (text) => io.err(text),
+        writeErr: commanderErr,
         outputError: (text, write) => write(`rewards: ${text.replace(/^error: /, "")}`),
       });
     command.commands.forEach(override);
@@ -59,10 +61,21 @@ export async function buildProgram(
 /** argv → the registry's command → run → its output → the exit code. */
 export async function runProgram(argv: readonly string[], io: Io): Promise<ExitCode> {
   let code: ExitCode = EXIT_OK;
+  // What commander writes on stderr (a usage error and its hint), held until parsing stops: a
+  // value it quotes is cut to its first 64 characters first (valuesQuoted).
+  const said: string[] = [];
   try {
-    await (await buildProgram(argv, io, (exitCode) => (code = exitCode))).parseAsync(argv);
+    const program = await buildProgram(
+      argv,
+      io,
+      (exitCode) => (code = exitCode),
+      (text) => said.push(text),
+    );
+    await program.parseAsync(argv);
     return code;
   } catch (error) {
     return await exitCodeFor(error, io);
+  } finally {
+    if (said.length > 0) io.err(await valuesQuoted(said.join("")));
   }
 }

@@ -25,5 +25,3 @@ function formatCell(value: unknown): string {
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
-
-export { plural } from "@rewards/core";

@@ -1,5 +1,6 @@
+import { plural } from "@rewards/core";
 import type { ProgressReport } from "@rewards/ops";
-import { plural, tableText } from "../runtime/text";
+import { tableText } from "../runtime/text";
 
 const COUNT_WORDS = {
   set: "raised to the history's",

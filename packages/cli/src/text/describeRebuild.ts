@@ -1,5 +1,6 @@
+import { plural } from "@rewards/core";
 import type { RebuildReport, UserRebuild } from "@rewards/ops";
-import { plural, tableText } from "../runtime/text";
+import { tableText } from "../runtime/text";
 
 /** One row per item the rebuild touched (or would touch), or kept revoked, or could not write. */
 function changeRows(user: UserRebuild, dryRun: boolean) {

@@ -1,5 +1,5 @@
+import { plural } from "@rewards/core";
 import type { ReadersRepair } from "@rewards/ops";
-import { plural } from "../runtime/text";
 import { describeProgress } from "./describeProgress";
 import { describeRebuild } from "./describeRebuild";
 import { describeWeeks } from "./describeWeeks";

@@ -1,5 +1,4 @@
-import { countVerdicts, type RevokeCounts, type RevokeResult } from "@rewards/core";
-import { plural } from "../runtime/text";
+import { countVerdicts, plural, type RevokeCounts, type RevokeResult } from "@rewards/core";
 
 export interface RevokeReport {
   dryRun: boolean;

@@ -1,5 +1,6 @@
+import { plural } from "@rewards/core";
 import type { WeeksReport } from "@rewards/ops";
-import { plural, tableText } from "../runtime/text";
+import { tableText } from "../runtime/text";
 
 /** Readers' weeks on the board repaired (or, in a dry run, to repair): a row per week changed, then the totals. */
 export function describeWeeks(report: WeeksReport): string {

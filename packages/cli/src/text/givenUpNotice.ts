@@ -1,4 +1,4 @@
-import { plural } from "../runtime/text";
+import { plural } from "@rewards/core";
 
 /** A stream function run locally (`rewards announcer`, `rewards history`): where its given-up batches go, and what reads them. */
 export interface GivenUpDestination {

@@ -116,6 +116,7 @@ export {
 } from "./events/eventJsonSchema";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./events/eventTime";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./events/intentKey";
+export { QUOTED_INPUT_CHARACTERS, quoteInput } from "./events/quoteInput";
 export { epochMsOfRfc3339 } from "./events/rfc3339";
 export {
   type Attributes,

@@ -1,5 +1,6 @@
 import {
   type Announcement,
+  quoteInput,
   rewardAchievedSchema,
   rewardGrantedSchema,
   rewardRevokedSchema,
@@ -52,13 +53,13 @@ export function readAnnouncement(body: string): ReadAnnouncement {
   if (enveloped && !isAnnouncementType(parsed["detail-type"]))
     return {
       ok: false,
-      problem: `an EventBridge event whose detail-type ${JSON.stringify(parsed["detail-type"] ?? null)} is not ${TYPES}`,
+      problem: `an EventBridge event whose detail-type ${quoteInput(parsed["detail-type"] ?? null)} is not ${TYPES}`,
     };
   if (!isObject(event)) return { ok: false, problem: "an EventBridge event whose detail is not an object" };
   if (!isAnnouncementType(event.type))
     return {
       ok: false,
-      problem: `not a ${TYPES}: type ${JSON.stringify(event.type ?? null)}`,
+      problem: `not a ${TYPES}: type ${quoteInput(event.type ?? null)}`,
     };
   if (enveloped && parsed["detail-type"] !== event.type)
     return {

@@ -1,4 +1,4 @@
-import { countAttribute, eventTypes, profileKey } from "@rewards/core";
+import { countAttribute, eventTypes, profileKey, quoteInput } from "@rewards/core";
 
 /** A profile item as stored, whatever it holds. */
 export type StoredProfile = Record<string, unknown>;
@@ -21,7 +21,7 @@ export function wrongAwardsCount(profile: StoredProfile): { attribute: string; f
 
 /** `the profile of user "u" (USER#u) has awards "three", not a count of awards` (or `has count:<type> …`). */
 export function awardsProblem(userId: string, found: unknown, attribute = "awards"): string {
-  return `the profile of user ${JSON.stringify(userId)} (${profileKey(userId).pk}) has ${attribute} ${JSON.stringify(found)}, not a count of awards`;
+  return `the profile of user ${quoteInput(userId)} (${profileKey(userId).pk}) has ${attribute} ${quoteInput(found)}, not a count of awards`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { keptStamp, profileKey } from "@rewards/core";
+import { keptStamp, profileKey, quoteInput } from "@rewards/core";
 import { awsClock } from "../awsClock";
 import { OperationError } from "../operationError";
 import { awardsProblem, type StoredProfile, wrongAwardsCount } from "./profileRepairAdvice";
@@ -45,7 +45,7 @@ export async function repairProfileXp(
   const now = new Date(clock());
   if (profile === undefined)
     throw new OperationError(
-      `user ${JSON.stringify(userId)} has no profile, so there is no XP to repair: nothing written (a user without one reads as 0 XP; the first award writes it)`,
+      `user ${quoteInput(userId)} has no profile, so there is no XP to repair: nothing written (a user without one reads as 0 XP; the first award writes it)`,
     );
   const wrong = wrongAwardsCount(profile);
   if (wrong !== undefined)

@@ -1,3 +1,4 @@
+import { quoteInput } from "@rewards/core";
 import { type Parameter, type Problem, problemOf } from "./problem";
 
 /** A request the read API answers, or the problem that answers it instead. Pure. */
@@ -33,7 +34,7 @@ const invalid = (route: string, parameter: Parameter, detail: string): Route => 
 
 const notAllowed = (method: string, route: string): Route => ({
   kind: "problem",
-  problem: problemOf("methodNotAllowed", `${method.slice(0, 20)} is not allowed here: only GET`),
+  problem: problemOf("methodNotAllowed", `${quoteInput(method)} is not allowed here: only GET`),
   allow: "GET",
   route,
 });
@@ -47,7 +48,7 @@ function pageOf(
   // Text in a query string: only digits are a limit ("1e1", "0x10", " 5" are not).
   if (limit !== undefined && !/^\d{1,3}$/.test(limit))
     return {
-      problem: invalid(route, "limit", `an integer from 1 to 100, not ${JSON.stringify(limit.slice(0, 20))}`),
+      problem: invalid(route, "limit", `an integer from 1 to 100, not ${quoteInput(limit)}`),
     };
   if (cursor === "") return { problem: invalid(route, "cursor", "empty: leave it out for the first page") };
   return {
@@ -79,7 +80,7 @@ export function routeOf(request: RequestLine): Route {
       kind: "problem",
       problem: problemOf(
         "notFound",
-        `no resource at ${request.path.slice(0, 200)}: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements, GET /board and GET /rules`,
+        `no resource at ${quoteInput(request.path)}: the routes are GET /users/{userId}, GET /users/{userId}/awards, GET /users/{userId}/achievements, GET /board and GET /rules`,
       ),
       route: "unmatched",
     };

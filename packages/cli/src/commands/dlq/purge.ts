@@ -1,6 +1,7 @@
+import { plural } from "@rewards/core";
 import { CliError } from "../../runtime/cliError";
 import { defineCommand } from "../../runtime/defineCommand";
-import { jsonText, plural } from "../../runtime/text";
+import { jsonText } from "../../runtime/text";
 import { checkErrorCode, ERROR_OPTION_HELP } from "./errorCode";
 
 type PurgeOptions = { error?: string; dryRun?: boolean; export?: string; yes?: boolean; json?: boolean };

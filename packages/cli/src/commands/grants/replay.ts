@@ -5,7 +5,7 @@ export default replayCommand({
   replayNeeds: "BUS_NAME",
   target: async (config, io) => {
     const { announcerDepsFrom, announcerReplayTarget } = await import("@rewards/ops");
-    const logger = io.logger("rewards-announcer", config.LOG_LEVEL ?? "warn");
+    const logger = await io.logger("rewards-announcer", config.LOG_LEVEL ?? "warn");
     return announcerReplayTarget(
       announcerDepsFrom({ ...config, BUS_NAME: config.BUS_NAME ?? "(dry run)" }, logger),
     );

@@ -1,6 +1,6 @@
 import type { AnnouncingKind } from "@rewards/ops";
 import { Option } from "commander";
-import { instant } from "../../options/parsers";
+import { instant } from "../../options/instant";
 import { defineCommand } from "../../runtime/defineCommand";
 import { jsonText, pairsText } from "../../runtime/text";
 
@@ -43,7 +43,7 @@ export default defineCommand<{
         ? undefined
         : announcerDepsFrom(
             { ...config, BUS_NAME: config.BUS_NAME },
-            io.logger("rewards-announcer", config.LOG_LEVEL ?? "warn"),
+            await io.logger("rewards-announcer", config.LOG_LEVEL ?? "warn"),
           );
     const report = await republishFromTable({
       dynamo,

@@ -1,19 +1,8 @@
-import type { GrantsBatch, ReceivedAnnouncement } from "@rewards/ops";
+import { plural } from "@rewards/core";
+import type { GrantsBatch } from "@rewards/ops";
 import { integer } from "../../options/parsers";
 import { defineCommand } from "../../runtime/defineCommand";
-import { plural, tableText } from "../../runtime/text";
-
-/**
- * One announcement as a row, at its time: an award's event type and XP (a revocation's taken
- * back), or the achievement and its title.
- */
-function announcementRow({ announcement }: ReceivedAnnouncement) {
-  const { id, type, time, data } = announcement;
-  const row = { type, id, userId: data.userId };
-  if (type === "reward.achieved")
-    return { ...row, what: `${data.achievement} (${data.title})`, xp: undefined, time };
-  return { ...row, what: data.eventType, xp: type === "reward.revoked" ? -data.xp : data.xp, time };
-}
+import { tailLines, tailTable } from "../../text/grantsTailText";
 
 export default defineCommand<{ max: number; follow?: boolean; keep?: boolean; json?: boolean }>()({
   meta: {
@@ -37,10 +26,13 @@ export default defineCommand<{ max: number; follow?: boolean; keep?: boolean; js
       ),
   needs: ["GRANTS_QUEUE_URL"],
   async run({ options, config, io }) {
-    const { clientsFor, receiveGrants } = await import("@rewards/ops");
+    const { announcementWords, clientsFor, receiveGrants } = await import("@rewards/ops");
     const { sqs } = clientsFor(config);
     const stop = new AbortController();
     if (options.follow) void io.untilSignal(() => stop.abort());
+    // Without --follow, one table for the whole run (rows so far; the unreadable, said after it).
+    let rows = 0;
+    const after: string[] = [];
     // Each batch is printed, and flushed, before any of it is deleted.
     const print = async ({ announcements, unreadable }: GrantsBatch) => {
       if (options.json) {
@@ -48,12 +40,14 @@ export default defineCommand<{ max: number; follow?: boolean; keep?: boolean; js
         if (unreadable.length > 0) io.err(unreadable.map((item) => `${JSON.stringify(item)}\n`).join(""));
         return;
       }
-      await io.out(
-        (announcements.length > 0 ? tableText(announcements.map(announcementRow)) : "") +
-          unreadable
-            .map(({ messageId, problem }) => `message ${messageId} left in the queue: ${problem}\n`)
-            .join(""),
+      const words = announcements.map(({ announcement }) => announcementWords(announcement));
+      const notices = unreadable.map(
+        ({ messageId, problem }) => `message ${messageId} left in the queue: ${problem}\n`,
       );
+      if (options.follow) return io.out(tailLines(words) + notices.join(""));
+      after.push(...notices);
+      await io.out((rows === 0 && words.length > 0 ? tailTable.head() : "") + tailTable.rows(words));
+      rows += words.length;
     };
     const received = await receiveGrants(sqs, config.GRANTS_QUEUE_URL, {
       max: options.max,
@@ -77,12 +71,12 @@ export default defineCommand<{ max: number; follow?: boolean; keep?: boolean; js
         ? [`rewards: ${received.notReleased} (nothing is lost: they stay in the queue)\n`]
         : []),
     ].join("");
-    let out = "";
+    let out = (rows > 0 ? tailTable.foot() : "") + after.join("");
     if (!options.json) {
       if (received.announcements.length === 0 && received.unreadable.length === 0) {
         if (!received.stopped) out = "no reward.granted, reward.revoked or reward.achieved events waiting\n";
       } else if (received.unreadable.length > 0)
-        out = `${plural(received.announcements.length, "event")} read; ${plural(received.unreadable.length, "unreadable message")} left in the queue\n`;
+        out += `${plural(received.announcements.length, "event")} read; ${plural(received.unreadable.length, "unreadable message")} left in the queue\n`;
     }
     const failed =
       received.unreadable.length > 0 ||

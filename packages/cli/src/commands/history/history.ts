@@ -1,4 +1,3 @@
-import { resources } from "@rewards/core/deploy";
 import {
   addStreamFunctionOptions,
   runEndNotices,
@@ -19,17 +18,17 @@ export default defineCommand<StreamFunctionCliOptions>()({
     description:
       "run the history's writer on TABLE_NAME's stream with Lambda's stream semantics and the deployed mapping's filter: every award becomes one history item (docs/history.md); given-up batches go to HISTORY_FAILURE_QUEUE_URL (exit 1 if any). Until SIGINT/SIGTERM. `failures` and `replay` operate those batches; `rebuild` rewrites users' history from the guards",
   },
-  options: (command) =>
+  options: async (command) =>
     addStreamFunctionOptions(
       // `history replay --json` is the subcommand's --json, not the writer's.
       command.enablePositionalOptions(),
-      resources.history,
+      (await import("@rewards/core/deploy")).resources.history,
       "history's writer",
       "HISTORY_CHECKPOINT_FILE",
     ),
   needs: ["TABLE_NAME"],
   async run({ options, config, io }) {
-    const logger = io.logger("rewards-history-source", config.LOG_LEVEL ?? "info");
+    const logger = await io.logger("rewards-history-source", config.LOG_LEVEL ?? "info");
     const [{ historyDaysFrom }, { deployedHistorySettings, functionLinesTo, startLocalHistory }] =
       await Promise.all([import("@rewards/ops"), import("@rewards/local")]);
     const days = historyDaysFrom(config);
@@ -57,13 +56,13 @@ export default defineCommand<StreamFunctionCliOptions>()({
     const run = await runUntilStopped(writer, { drain: options.drain, startedAt, logger, io });
     const { summary } = run;
     return {
-      ...runEndNotices(run, { ...options, checkpoint }, "history's writer", {
+      ...(await runEndNotices(run, { ...options, checkpoint }, "history's writer", {
         variable: "HISTORY_FAILURE_QUEUE_URL",
         set: config.HISTORY_FAILURE_QUEUE_URL !== undefined,
         failures: "rewards history failures",
         replay: "rewards history replay",
         pastTheStream: REBUILD_HINT,
-      }),
+      })),
       out: options.json
         ? jsonText(summary)
         : pairsText({

@@ -6,7 +6,7 @@ export default replayCommand({
   replayNeeds: "TABLE_NAME",
   target: async (config, io) => {
     const { historyDepsFrom, historyReplayTarget } = await import("@rewards/ops");
-    const logger = io.logger("rewards-history", config.LOG_LEVEL ?? "warn");
+    const logger = await io.logger("rewards-history", config.LOG_LEVEL ?? "warn");
     return historyReplayTarget(
       historyDepsFrom({ ...config, TABLE_NAME: config.TABLE_NAME ?? "(dry run)" }, logger),
     );
