@@ -449,6 +449,16 @@ describe("readStreamRecord", () => {
     expect(whole.kind === "announce" && whole.announcement.data).not.toHaveProperty("requestedXp");
   });
 
+  it("a rule that pays 0 (no requested: the cap did not cut it) is announced, with xp 0 and its version (docs/rules.md)", () => {
+    const zero = readStreamRecord(streamRecord("INSERT", guard(1, { amount: 0, rulesVersion: 2 })));
+    expect(zero.kind).toBe("announce");
+    expect(zero.kind === "announce" && zero.announcement).toMatchObject({
+      type: "reward.granted",
+      data: { xp: 0, rulesVersion: 2 },
+    });
+    expect(zero.kind === "announce" && zero.announcement.data).not.toHaveProperty("requestedXp");
+  });
+
   it("a revoked guard is a reward.revoked (a capped one too); without its reason it is unreadable", () => {
     const revoked = { revokedAt: "2026-12-01T10:00:00.000Z", revokedReason: "producer bug" };
     const read = readStreamRecord(streamRecord("MODIFY", guard(1, { amount: 0, ...revoked })));

@@ -57,9 +57,39 @@ describe("achievements on the timeline with instants", () => {
     expect(achievementsOnTimeline(revoked, [PODCASTS_3])).toEqual([]);
   });
 
+  it("met at its `since` and again by a later award: earned at `since` with no grant, not by the later award", () => {
+    const more = [...three, award("g4", "podcast.listened", 10, "2026-12-05T13:00:00.000Z")];
+    expect(achievementsOnTimeline(more, [PODCASTS_3])).toEqual([
+      { achievement: "podcasts-3", earnedAt: "2026-12-05T12:00:00.000Z" },
+    ]);
+  });
+
+  it("a streak added later: the run standing at `since` decides, not days kept once and revoked", () => {
+    const streak3: TimedAchievement = {
+      id: "streak-3",
+      title: "Three days",
+      when: { streak: 3 },
+      since: "2026-12-05T12:00:00.000Z",
+    };
+    const day = (grantId: string, keepsDay: number, more: Partial<TimelineAward> = {}) =>
+      award(grantId, "streak.day", 10, `2026-12-05T0${keepsDay}:00:00.000Z`, {
+        keepsDay: 20_000 + keepsDay,
+        ...more,
+      });
+    const kept = [day("d1", 1), day("d2", 2), day("d3", 3)];
+    expect(achievementsOnTimeline(kept, [streak3])).toEqual([
+      { achievement: "streak-3", earnedAt: "2026-12-05T12:00:00.000Z" },
+    ]);
+    // The middle day revoked before `since`: a run of 1 stands then.
+    const broken = [day("d1", 1), day("d2", 2, { revokedAt: "2026-12-05T11:00:00.000Z" }), day("d3", 3)];
+    expect(achievementsOnTimeline(broken, [streak3])).toEqual([]);
+  });
+
   it("retired: only instants before its `until` count", () => {
     const retired = { ...PODCASTS_3, since: undefined, until: "2026-12-05T10:30:00.000Z" };
     expect(achievementsOnTimeline(three, [retired])).toEqual([]);
+    // An award at the very instant it retired: no longer counted ([since, until)).
+    expect(achievementsOnTimeline(three, [{ ...retired, until: "2026-12-05T11:00:00.000Z" }])).toEqual([]);
     expect(achievementsOnTimeline(three, [{ ...retired, until: "2026-12-05T11:00:00.001Z" }])).toEqual([
       { achievement: "podcasts-3", earnedAt: "2026-12-05T11:00:00.000Z", grantId: "g3" },
     ]);

@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { awardTogether, describeError } from "../src/aws";
+import { paidOutcome } from "../src/aws/awardTogether";
 import type { AwardRequest } from "../src/domain";
 
 /**
@@ -359,5 +360,57 @@ describe("awardTogether", () => {
       NOW_ISO,
       new Date(NOW + 4 * 60_000 + 1).toISOString(),
     ]);
+  });
+});
+
+describe("per-unit copies and rules that pay 0 (docs/rules.md#at-run-time)", () => {
+  /** A per-unit award of `units` minutes (1 XP each): one intent, whatever the units. */
+  const minutes = (units: number, messageId = `m-${units}`) =>
+    award("e1", {
+      type: "podcast.listened",
+      intentKey: "u#e1#podcast.listened",
+      amount: units,
+      units,
+      messageId,
+    });
+
+  it("copies in one batch: the committing copy decides; a later one with other units says what was paid, one with the same units does not", async () => {
+    const { client } = clientAnswering("ok");
+    expect(await awardTogether(deps(client), [minutes(40), minutes(45), minutes(40, "m-again")])).toEqual([
+      { outcome: "awarded", xp: 40, attempts: 1 },
+      {
+        outcome: "duplicate",
+        attempts: 0,
+        note: "a copy of an intent paid earlier in this batch",
+        paidUnits: 40,
+      },
+      { outcome: "duplicate", attempts: 0, note: "a copy of an intent paid earlier in this batch" },
+    ]);
+  });
+
+  it("a guard already there: its units, not its XP (a campaign doubled it), against the copy's", async () => {
+    const guard = ccf({ messageId: { S: "other" }, units: { N: "40" }, amount: { N: "80" } });
+    const other = clientAnswering(cancelled(guard, none));
+    expect(await awardTogether(deps(other.client), [minutes(45)])).toEqual([
+      { outcome: "duplicate", attempts: 1, paidUnits: 40 },
+    ]);
+    const same = clientAnswering(cancelled(guard, none));
+    expect(await awardTogether(deps(same.client), [minutes(40)])).toEqual([
+      { outcome: "duplicate", attempts: 1 },
+    ]);
+  });
+
+  it("a rule that pays 0 is awarded 0 XP; capped is the cap's alone", async () => {
+    const { client } = clientAnswering("ok");
+    expect(await awardTogether(deps(client), [award("q", { amount: 0 })])).toEqual([
+      { outcome: "awarded", xp: 0, attempts: 1 },
+    ]);
+    expect(paidOutcome(0, { amount: 0 }, 2, {})).toEqual({ outcome: "awarded", xp: 0, attempts: 2 });
+    expect(paidOutcome(0, { amount: 20 }, 1, { note: "n" })).toEqual({
+      outcome: "capped",
+      attempts: 1,
+      note: "n",
+    });
+    expect(paidOutcome(5, { amount: 20 }, 1, {})).toEqual({ outcome: "awarded", xp: 5, attempts: 1 });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeEvent, parkReason, rules } from "../src/domain";
+import { decodeEvent, parkReason, rules, validatePublished } from "../src/domain";
 
 const DAY = 86_400;
 const event = (type: string, data: unknown, extra: object = {}) =>
@@ -258,5 +258,33 @@ describe("decodeEvent", () => {
       ok: false,
       park: { code: "invalid_event", reason: "in the EventBridge event: detail: must be an object" },
     });
+  });
+});
+
+describe("validatePublished: what a producer may send", () => {
+  const published = (type: string, data: unknown) => JSON.parse(event(type, data)) as unknown;
+
+  it("a built-in type is checked in full; any other type name needs only data.userId", () => {
+    expect(validatePublished(published("article.completed", { userId: "u", articleSlug: "a" }))).toEqual({
+      ok: true,
+    });
+    expect(validatePublished(published("article.completed", { userId: "u" }))).toMatchObject({ ok: false });
+    expect(validatePublished(published("podcast.listened", { userId: "u", minutes: 5 }))).toEqual({
+      ok: true,
+    });
+    expect(validatePublished(published("podcast.listened", { minutes: 5 }))).toMatchObject({
+      ok: false,
+      issues: [{ path: "data.userId" }],
+    });
+  });
+
+  it("never a reward.* type (the bus's own announcements), nor a name that is no type name", () => {
+    for (const type of ["reward.granted", "reward.achieved", "Article Liked"])
+      expect(validatePublished(published(type, { userId: "u" }))).toEqual({
+        ok: false,
+        issues: [
+          { path: "type", message: `"${type}" is no event type name: dotted lowercase words, not reward.*` },
+        ],
+      });
   });
 });

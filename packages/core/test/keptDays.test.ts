@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayNumberOf, dayOfNumber, longestRun, streakOf } from "../src/domain/progress/keptDays";
+import { dayNumberOf, dayOfNumber, keptDayOf, longestRun, streakOf } from "../src/domain/progress/keptDays";
 
 const days = (...list: string[]) => list.map(dayNumberOf);
 const today = dayNumberOf("2026-12-10");
@@ -54,5 +54,21 @@ describe("kept days and streaks", () => {
   it("keeps the longest run when the current one is shorter", () => {
     const kept = days("2026-11-01", "2026-11-02", "2026-11-03", "2026-12-10");
     expect(streakOf(kept, today)).toEqual({ current: 1, longest: 3, lastDay: "2026-12-10" });
+  });
+});
+
+describe("the day an award keeps (docs/rules.md#facts-are-recorded)", () => {
+  it("the guard's keepsDay, whatever the type; else a built-in streak.day's day; else none", () => {
+    expect(keptDayOf({ type: "quiz.day", keepsDay: "2026-12-05", data: { on: "2026-12-05" } })).toBe(
+      "2026-12-05",
+    );
+    // Recorded, never re-derived: keepsDay wins over the data.
+    expect(keptDayOf({ type: "streak.day", keepsDay: "2026-12-04", data: { day: "2026-12-05" } })).toBe(
+      "2026-12-04",
+    );
+    expect(keptDayOf({ type: "streak.day", data: { day: "2026-12-05" } })).toBe("2026-12-05");
+    // A site's type with a `day` field that keeps no streak keeps no day.
+    expect(keptDayOf({ type: "quiz.day", data: { day: "2026-12-05" } })).toBeUndefined();
+    expect(keptDayOf({ type: "article.completed", data: { articleSlug: "a" } })).toBeUndefined();
   });
 });

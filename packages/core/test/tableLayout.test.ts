@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { plural } from "../src/domain/events/text";
 import {
+  countAttribute,
+  countsOfProfile,
   DAY_SK_PREFIX,
   dayOfKey,
   dayTotalKey,
@@ -36,5 +38,23 @@ describe("the table's keys, built and read back", () => {
     expect(plural(1, "user")).toBe("1 user");
     expect(plural(0, "user")).toBe("0 users");
     expect(plural(2, "mismatch", "mismatches")).toBe("2 mismatches");
+  });
+});
+
+describe("a profile's counts (docs/reading.md#counts)", () => {
+  it("every count:<type> attribute of an event type name, a site's own types too; nothing else", () => {
+    expect(
+      countsOfProfile({
+        pk: "USER#u",
+        sk: "PROFILE",
+        xp: 55,
+        awards: 3,
+        [countAttribute("article.completed")]: 2,
+        [countAttribute("podcast.listened")]: 1,
+        "count:": 4,
+        "count:Article Liked": 5,
+        "count:quiz.passed": "3",
+      }),
+    ).toEqual({ "article.completed": 2, "podcast.listened": 1 });
   });
 });
