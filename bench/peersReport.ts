@@ -5,6 +5,7 @@
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { type RulesCostResults, rulesSection } from "./rulesReport";
 
 /** `--results FILE --coldstart FILE --out FILE`: other paths (the CI smoke renders a smoke run). */
 const { values: paths } = parseArgs({
@@ -559,5 +560,11 @@ const lines = [
   "Raw numbers: `bench/results.json`. Rerun: `npm run bench:peers` (about 8 minutes on a quiet 2-core machine).",
   "",
 ];
+// The rules' figures (bench/rulesCost.ts), when they were measured, follow as a section of their own.
+const rulesResults = await readFile(here("./results.rules.json"), "utf8").then(
+  (text) => JSON.parse(text) as RulesCostResults,
+  () => undefined,
+);
+if (rulesResults !== undefined) lines.push(...rulesSection(rulesResults), "");
 await writeFile(paths.out ?? here("./REPORT.md"), lines.join("\n"));
 process.stderr.write(`wrote ${paths.out ?? "bench/REPORT.md"}\n`);
