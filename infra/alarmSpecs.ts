@@ -54,8 +54,9 @@ export type AlarmSpec<Name = string> = AlarmSpecBase<Name> &
  * minutes in a row (transient failures that do not clear), `parked` at all; the announcer
  * falling behind the stream (its iterator age), and batches it gave up (its failure queue);
  * the history writer falling behind the stream, its failed invocations, and batches it gave up
- * (its failure queue: a partial batch response is never in `Errors`); the read API's 5xx
- * answers and its p99 latency.
+ * (its failure queue: a partial batch response is never in `Errors`); the worker refusing a
+ * version of the site's rules (`rulesRejected`) and failing records for want of a good one
+ * (`noRules`); the read API's 5xx answers and its p99 latency.
  */
 export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
   const {
@@ -143,7 +144,7 @@ export function alarmSpecs<Name>(names: StageNames<Name>): AlarmSpec<Name>[] {
     {
       name: "RulesRejected",
       description:
-        "A function refused the rules' CURRENT (digest, format or checks failed: a hand edit?) or could not read it, and keeps its last good version: `rewards rules show`, `rewards status` (docs/rules.md#a-version-that-fails-verification).",
+        "The worker refused the rules' CURRENT (digest, format or checks failed: a hand edit?) or could not read it, and keeps its last good version: `rewards rules show`, `rewards status` (docs/rules.md#a-version-that-fails-verification).",
       namespace: METRICS_NAMESPACE,
       metricName: "rulesRejected",
       dimensions: emittedBy(EMITTED_METRICS.worker, names.stage),

@@ -98,8 +98,9 @@ type Unplaced<Name> = { width: number } & Pick<
 function countLines<Name>(
   emitted: (typeof EMITTED_METRICS)[keyof typeof EMITTED_METRICS],
   stage: string,
+  counts: readonly string[] = emitted.counts,
 ): MetricLine<Name>[] {
-  return emitted.counts.map((count) => [
+  return counts.map((count) => [
     METRICS_NAMESPACE,
     count,
     METRICS_DIMENSION,
@@ -109,6 +110,18 @@ function countLines<Name>(
     { label: count },
   ]);
 }
+
+/**
+ * The worker's counts of the site's rules (docs/rules.md#at-run-time), each emitted only when not
+ * 0: versions refused or reads failed, records failed for want of a good version, per-unit copies
+ * of other units than the paid one. Drawn on a widget of their own, beside its messages.
+ */
+const WORKER_RULES_COUNTS = ["rulesRejected", "noRules", "unitsDiffer"] as const satisfies ReadonlyArray<
+  (typeof EMITTED_METRICS.worker.counts)[number]
+>;
+const workerMessageCounts = EMITTED_METRICS.worker.counts.filter(
+  (count) => !(WORKER_RULES_COUNTS as readonly string[]).includes(count),
+);
 
 const lambdaLine = <Name>(metricName: string, functionName: Name, label: string, stat?: `p${number}`) =>
   [
@@ -133,10 +146,16 @@ function rows<Name>(names: DashboardNames<Name>): Unplaced<Name>[][] {
   return [
     [
       {
-        width: 12,
+        width: 7,
         title: "Worker: messages a minute",
         stat: "Sum",
-        metrics: countLines(EMITTED_METRICS.worker, names.stage),
+        metrics: countLines(EMITTED_METRICS.worker, names.stage, workerMessageCounts),
+      },
+      {
+        width: 5,
+        title: "Worker: the site's rules",
+        stat: "Sum",
+        metrics: countLines(EMITTED_METRICS.worker, names.stage, WORKER_RULES_COUNTS),
       },
       {
         width: 6,
@@ -262,12 +281,13 @@ function thresholds<Name>(widget: Unplaced<Name>, alarms: AlarmSpec<Name>[]): Al
 
 /**
  * The operator's dashboard, as data (infra/rewards.ts stringifies it into
- * `aws.cloudwatch.Dashboard`): the worker's outcomes a minute, the queues an operator must
- * empty and the events queue's age; the announcer's and the history writer's records a minute
- * and how far behind the stream they are; the read API's requests, its function URL's 4xx and
- * 5xx, its p50 and p99; every function's throttles and errors. Counts are `Sum`s a minute;
- * depths and ages their `Maximum`; the functions' own counts are this stage's (`stage`). Every
- * alarm is a line at its threshold on the widget that draws its metric (alarmSpecs).
+ * `aws.cloudwatch.Dashboard`): the worker's outcomes a minute and its counts of the site's
+ * rules, the queues an operator must empty and the events queue's age; the announcer's and the
+ * history writer's records a minute and how far behind the stream they are; the read API's
+ * requests, its function URL's 4xx and 5xx, its p50 and p99; every function's throttles and
+ * errors. Counts are `Sum`s a minute; depths and ages their `Maximum`; the functions' own counts
+ * are this stage's (`stage`). Every alarm is a line at its threshold on the widget that draws its
+ * metric (alarmSpecs).
  */
 export function dashboardSpec<Name>(names: DashboardNames<Name>): DashboardBody<Name> {
   const alarms = alarmSpecs(names);

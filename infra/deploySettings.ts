@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError, dailyCapVariable, type Environment, readConfig, resources } from "@rewards/core/deploy";
+import {
+  ConfigError,
+  dailyCapVariable,
+  type Environment,
+  readConfig,
+  resources,
+  rulesRefreshVariable,
+} from "@rewards/core/deploy";
 import { z } from "zod";
 
 /** A comma-separated list, each item matching `pattern`; unset: empty. */
@@ -107,6 +114,11 @@ export const deploySettingsSchema = z.object({
     /^(\d{12}|arn:aws[\w-]*:iam::\d{12}:role\/[\w+=,.@/-]+)$/,
     "12-digit account ids or IAM role ARNs (arn:aws:iam::<account>:role/<name>)",
   ),
+  /**
+   * Seconds between a function's reads of the site's rules' `CURRENT` (docs/rules.md#at-run-time),
+   * handed to the worker, the history writer and the read API alike: 1 to 3,600; unset: 30.
+   */
+  REWARDS_RULES_REFRESH_SECONDS: rulesRefreshVariable(),
   /** Concurrent executions reserved for the read API (it can neither exceed them nor starve the worker); unset: unreserved. */
   REWARDS_READER_CONCURRENCY: z
     .string()
@@ -135,6 +147,8 @@ export interface DeploySettings {
   boardWeeks: number | undefined;
   /** REWARDS_BOARD_SHARDS; unset: the default both the writer and the read API take (32). */
   boardShards: number | undefined;
+  /** REWARDS_RULES_REFRESH_SECONDS; unset: the functions' default (30). */
+  rulesRefreshSeconds: number;
   /** REWARDS_READER_PRINCIPALS: account ids and role ARNs allowed to invoke the read API's URL. */
   readerPrincipals: string[];
   /** REWARDS_READER_CONCURRENCY; unset: the read API's concurrency is not reserved. */
@@ -255,6 +269,7 @@ export function deploySettings(env: Environment = process.env, stage?: StageOpti
     historyDays: config.REWARDS_HISTORY_DAYS,
     boardWeeks: config.REWARDS_BOARD_WEEKS,
     boardShards: config.REWARDS_BOARD_SHARDS,
+    rulesRefreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
     readerPrincipals: config.REWARDS_READER_PRINCIPALS,
     readerConcurrency: config.REWARDS_READER_CONCURRENCY,
   };

@@ -132,7 +132,11 @@ export function createRewards() {
       // The same variables the local function runtime sets (workerEnvironment).
       environment: workerEnvironment(
         { tableName: rewardsTable.name, dlqUrl: dlq.url },
-        { stage: $app.stage, dailyCap: settings.dailyCap },
+        {
+          stage: $app.stage,
+          dailyCap: settings.dailyCap,
+          rulesRefreshSeconds: settings.rulesRefreshSeconds,
+        },
       ),
     },
     {
@@ -200,6 +204,7 @@ export function createRewards() {
           historyDays: settings.historyDays,
           boardWeeks: settings.boardWeeks,
           boardShards: settings.boardShards,
+          rulesRefreshSeconds: settings.rulesRefreshSeconds,
         },
       ),
     },
@@ -227,10 +232,16 @@ export function createRewards() {
     url: { authorization: "iam" },
     permissions: readApiPermissions(rewardsTable.arn, rewardsTable.arn.apply(boardIndexArn)),
     // The worker's cap and the writer's shard count, from the same stage settings: `today` is read
-    // where the worker writes it, and the board from every shard the writer fills.
+    // where the worker writes it, and the board from every shard the writer fills. The rules are
+    // re-read as often as the worker and the writer re-read them.
     environment: readApiEnvironment(
       { tableName: rewardsTable.name },
-      { stage: $app.stage, dailyCap: settings.dailyCap, boardShards: settings.boardShards },
+      {
+        stage: $app.stage,
+        dailyCap: settings.dailyCap,
+        boardShards: settings.boardShards,
+        rulesRefreshSeconds: settings.rulesRefreshSeconds,
+      },
     ),
     ...(settings.readerConcurrency === undefined
       ? {}
@@ -309,6 +320,9 @@ export function createRewards() {
     // (and a local read API) the shards the stage's writer fills.
     boardShards: settings.boardShards ?? DEFAULT_BOARD_SHARDS,
     boardWeeks: settings.boardWeeks ?? DEFAULT_BOARD_WEEKS,
+    // The functions' REWARDS_RULES_REFRESH_SECONDS: how long a published version may take to apply
+    // (one to two of these; docs/rules.md#at-run-time).
+    rulesRefreshSeconds: settings.rulesRefreshSeconds,
     ...(topic ? { alarmTopicArn: topic.arn } : {}),
     // The operator's dashboard in the CloudWatch console.
     dashboardUrl: $resolve([region, dashboard.dashboardName]).apply(([at, name]) => dashboardUrl(at, name)),

@@ -75,7 +75,7 @@ describe("the weekly board", () => {
     expect(set.outputs).toMatchObject({ boardShards: 64, boardWeeks: 3 });
   });
 
-  it("the history writer reads its week item (GetItem) on the table itself, nothing on the index, and no Query", () => {
+  it("the history writer reads its week item (GetItem) on the table itself, nothing on the index, and no Query but the rules'", () => {
     const onTable = roleStatements(run, HISTORY).filter((s) =>
       s.Resource.some((r) => /Table\/RewardsTable$/.test(r)),
     );
@@ -84,6 +84,13 @@ describe("the weekly board", () => {
         Effect: "Allow",
         Action: ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:BatchGetItem", "dynamodb:GetItem"],
         Resource: [expect.stringMatching(/Table\/RewardsTable$/)],
+      },
+      {
+        // Its one Query is of the rules' versions, by leading key: never a week's board on the table.
+        Effect: "Allow",
+        Action: ["dynamodb:GetItem", "dynamodb:Query"],
+        Resource: [expect.stringMatching(/Table\/RewardsTable$/)],
+        Condition: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["RULES"] } },
       },
     ]);
     expect(

@@ -74,13 +74,20 @@ describe("the operator's dashboard", () => {
     expect(new Set(drawn.map((line) => `${line.stat} ${line.period}`))).toEqual(new Set(["Sum 60"]));
   });
 
-  it("the worker's awards, duplicates, capped, parked and failed a minute", () => {
-    const worker = lines().filter(
-      (line) => line.dimension[METRICS_DIMENSION] === EMITTED_METRICS.worker.service,
+  it("the worker's awards, duplicates, capped, parked and failed a minute; beside them, its counts of the site's rules", () => {
+    // Each widget's lines of the worker's own metrics, by the widget's title.
+    const worker = Object.fromEntries(
+      body.widgets.flatMap((widget) => {
+        const drawn = widget.properties.metrics
+          .filter((line) => lineDimensions(line)[METRICS_DIMENSION] === EMITTED_METRICS.worker.service)
+          .map((line) => line[1]);
+        return drawn.length === 0 ? [] : [[widget.properties.title, drawn]];
+      }),
     );
-    expect(worker.map((line) => line.metricName).sort()).toEqual(
-      ["awarded", "capped", "duplicate", "failed", "parked"].sort(),
-    );
+    expect(worker).toEqual({
+      "Worker: messages a minute": ["awarded", "duplicate", "capped", "parked", "failed"],
+      "Worker: the site's rules": ["rulesRejected", "noRules", "unitsDiffer"],
+    });
   });
 
   it("names only the stage's own functions and queues", () => {

@@ -46,11 +46,18 @@ describe("dashboardSpec", () => {
     ];
     expect(summary()).toEqual([
       {
-        at: [0, 0, 12, 6],
+        at: [0, 0, 7, 6],
         title: "Worker: messages a minute",
         stat: "Sum 60",
         lines: ["awarded", "duplicate", "capped", "parked", "failed"].map(worker),
         alarms: [{ label: "alarm: MessagesFailing > 0 for 5 min; MessagesParked > 0 for 1 min", value: 0 }],
+      },
+      {
+        at: [7, 0, 5, 6],
+        title: "Worker: the site's rules",
+        stat: "Sum 60",
+        lines: ["rulesRejected", "noRules", "unitsDiffer"].map(worker),
+        alarms: [{ label: "alarm: RulesRejected, NoGoodRules > 0 for 1 min", value: 0 }],
       },
       {
         at: [12, 0, 6, 6],
@@ -159,7 +166,7 @@ describe("dashboardSpec", () => {
           alarm.name,
         ).toBe(true);
       }
-      // Fifteen alarms, each named on exactly one widget: none twice, none left out.
+      // Seventeen alarms, each named on exactly one widget: none twice, none left out.
       const named = widgets.flatMap((widget) =>
         (widget.properties.annotations?.horizontal ?? []).flatMap((line) =>
           [...line.label.matchAll(/(?<=[:,;] )[A-Za-z]+/g)].map((match) => match[0]),
@@ -170,7 +177,7 @@ describe("dashboardSpec", () => {
           .map((alarm) => alarm.name)
           .sort(),
       );
-      expect(named).toHaveLength(15);
+      expect(named).toHaveLength(17);
     }
   });
 
@@ -179,12 +186,18 @@ describe("dashboardSpec", () => {
       widget.properties.metrics.map((line) => ({ line, stat: widget.properties.stat })),
     );
     const own = lines.filter(({ line }) => line[0] === "Rewards");
-    expect(own).toHaveLength(16);
+    expect(own).toHaveLength(19);
     for (const { line } of own) expect(lineDimensions(line)).toMatchObject({ stage: "pr-42" });
     const others = alarmSpecs({ ...PICTURE_NAMES, stage: "production" }).filter(
       (alarm) => alarm.namespace === "Rewards",
     );
-    expect(others.map((alarm) => alarm.name)).toEqual(["MessagesFailing", "MessagesParked", "ReadApiErrors"]);
+    expect(others.map((alarm) => alarm.name)).toEqual([
+      "MessagesFailing",
+      "MessagesParked",
+      "RulesRejected",
+      "NoGoodRules",
+      "ReadApiErrors",
+    ]);
     for (const alarm of others)
       expect(lines.filter(({ line, stat }) => watches(alarm, line, stat)).map(({ line }) => line[1])).toEqual(
         [],

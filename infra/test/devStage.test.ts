@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { beforeAll, describe, expect, it } from "vitest";
 import { deploySettings } from "../deploySettings";
-import { all, named, one, WORKER } from "./helpers";
+import { all, HISTORY, named, one, WORKER } from "./helpers";
 import { type ProgramRun, runSstProgram } from "./runSstProgram";
 
 /** A non-production stage, with the deploy-time settings set. */
@@ -12,6 +12,7 @@ beforeAll(async () => {
     REWARDS_ALARM_EMAIL: "ops@example.com",
     REWARDS_MAXIMUM_CONCURRENCY: "25",
     REWARDS_DAILY_XP_CAP: "150",
+    REWARDS_RULES_REFRESH_SECONDS: "5",
   });
 });
 
@@ -45,6 +46,40 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
     expect(run.outputs.dailyXpCap).toBe(150);
   });
 
+  it("REWARDS_RULES_REFRESH_SECONDS reaches the worker, the history writer and the read API, the same value (and no other); it is in the outputs", () => {
+    const refreshOf = (fn: { inputs: Record<string, unknown> }) =>
+      (fn.inputs.environment as { variables: Record<string, string> }).variables
+        .REWARDS_RULES_REFRESH_SECONDS;
+    const holders = all(run, "aws:lambda/function:Function").filter((fn) => refreshOf(fn) !== undefined);
+    // SST suffixes the worker's name with a hash of its own: each function by its prefix.
+    const byFunction = Object.fromEntries(
+      [WORKER, HISTORY, "ReadApi"].map((prefix) => [
+        prefix,
+        refreshOf(named(run, "aws:lambda/function:Function", prefix)),
+      ]),
+    );
+    expect(byFunction).toEqual({ [WORKER]: "5", [HISTORY]: "5", ReadApi: "5" });
+    expect(holders).toHaveLength(3);
+    expect(run.outputs.rulesRefreshSeconds).toBe(5);
+  });
+
+  it("REWARDS_RULES_REFRESH_SECONDS: whole seconds from 1 to 3,600; unset, 30; anything else stops the deploy naming it", () => {
+    expect(deploySettings({}).rulesRefreshSeconds).toBe(30);
+    expect(deploySettings({ REWARDS_RULES_REFRESH_SECONDS: "" }).rulesRefreshSeconds).toBe(30);
+    expect(deploySettings({ REWARDS_RULES_REFRESH_SECONDS: "1" }).rulesRefreshSeconds).toBe(1);
+    expect(deploySettings({ REWARDS_RULES_REFRESH_SECONDS: "3600" }).rulesRefreshSeconds).toBe(3600);
+    for (const [bad, problem] of [
+      ["0", "must be 1 or more"],
+      ["3601", "must be 3,600 or fewer"],
+      ["2.5", "must be a whole number"],
+      ["soon", "must be a whole number of seconds from 1 to 3,600"],
+    ] as const) {
+      expect(() => deploySettings({ REWARDS_RULES_REFRESH_SECONDS: bad })).toThrow(
+        `invalid configuration: REWARDS_RULES_REFRESH_SECONDS ${problem}`,
+      );
+    }
+  });
+
   it("docs/deploying.md lists every output, and only those (this stage has all of them)", async () => {
     const page = await readFile(new URL("../../docs/deploying.md", import.meta.url), "utf8");
     const section = page.slice(page.indexOf("### The outputs"), page.indexOf("## Settings, per stage"));
@@ -61,7 +96,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       endpoint: "ops@example.com",
     });
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
-    expect(alarms).toHaveLength(15);
+    expect(alarms).toHaveLength(17);
     for (const alarm of alarms) {
       expect(alarm.inputs.alarmActions).toEqual([expect.stringMatching(/RewardsAlarms$/)]);
     }
@@ -86,6 +121,7 @@ describe("a dev stage with an alarm email and a concurrency cap", () => {
       historyDays: undefined,
       boardWeeks: undefined,
       boardShards: undefined,
+      rulesRefreshSeconds: 30,
       readerPrincipals: [],
       readerConcurrency: undefined,
     });

@@ -25,6 +25,8 @@ export interface Statement {
   Effect: string;
   Action: string[];
   Resource: string[];
+  /** `{operator: {key: values}}`, when the grant has one. */
+  Condition?: Record<string, Record<string, string[]>>;
 }
 
 /** A function role's inline policy statements (WORKER, ANNOUNCER or HISTORY). */

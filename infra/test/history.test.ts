@@ -49,7 +49,7 @@ describe("the reader's history: a third function on the table's stream", () => {
     expect(named(run, "aws:cloudwatch/logGroup:LogGroup", HISTORY).inputs.retentionInDays).toBe(30);
   });
 
-  it("its environment: TABLE_NAME, the stage, REWARDS_HISTORY_DAYS (400 unless the stage says), the board's two, LOG_LEVEL, and nothing of SST's links", () => {
+  it("its environment: TABLE_NAME, the stage, REWARDS_HISTORY_DAYS (400 unless the stage says), the board's two, the rules' refresh, LOG_LEVEL, and nothing of SST's links", () => {
     const vars = variables(run);
     expect(vars).toMatchObject({
       TABLE_NAME: run.outputs.tableName,
@@ -57,6 +57,7 @@ describe("the reader's history: a third function on the table's stream", () => {
       REWARDS_BOARD_WEEKS: "8",
       REWARDS_BOARD_SHARDS: "32",
       REWARDS_STAGE: run.outputs.stage,
+      REWARDS_RULES_REFRESH_SECONDS: "30",
       LOG_LEVEL: "info",
     });
     expect(
@@ -68,6 +69,7 @@ describe("the reader's history: a third function on the table's stream", () => {
       "REWARDS_BOARD_SHARDS",
       "REWARDS_BOARD_WEEKS",
       "REWARDS_HISTORY_DAYS",
+      "REWARDS_RULES_REFRESH_SECONDS",
       "REWARDS_STAGE",
       "TABLE_NAME",
     ]);
@@ -131,7 +133,7 @@ describe("the reader's history: a third function on the table's stream", () => {
     expect(run.outputs.historyFailureQueueUrl).toMatch(/HistoryFailuresQueue$/);
   });
 
-  it("its role: read that stream, put/update/batch-get/get/query that table, send to its queue — nothing else, no wildcard", () => {
+  it("its role: read that stream, put/update/batch-get/get that table, send to its queue, get/query the rules by leading key — nothing else, no wildcard", () => {
     expect(roleStatements(run, HISTORY)).toEqual([
       {
         Effect: "Allow",
@@ -152,6 +154,13 @@ describe("the reader's history: a third function on the table's stream", () => {
         Effect: "Allow",
         Action: ["sqs:SendMessage"],
         Resource: [expect.stringMatching(/Queue\/HistoryFailuresQueue$/)],
+      },
+      {
+        // The site's rules (docs/rules.md#at-run-time), the worker's grant: Query only on pk = RULES.
+        Effect: "Allow",
+        Action: ["dynamodb:GetItem", "dynamodb:Query"],
+        Resource: [expect.stringMatching(TABLE_ARN)],
+        Condition: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["RULES"] } },
       },
     ]);
     expectNothingElse(run, HISTORY);

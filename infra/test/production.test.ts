@@ -85,6 +85,8 @@ describe("production: delivery and limits", () => {
       DLQ_URL: expect.stringMatching(/EventsDlqQueue$/),
       REWARDS_CONCURRENCY: "100",
       LOG_LEVEL: "info",
+      // No REWARDS_RULES_REFRESH_SECONDS for this stage: the default.
+      REWARDS_RULES_REFRESH_SECONDS: "30",
     });
     // No cap set for this stage: the variable is not there at all.
     expect(variables).not.toHaveProperty("REWARDS_DAILY_XP_CAP");
@@ -115,6 +117,14 @@ describe("production: least privilege", () => {
         Resource: [expect.stringMatching(/Table\/RewardsTable$/)],
       },
       {
+        // The site's rules (docs/rules.md#at-run-time): `CURRENT`, a `V#` item, the last version —
+        // every key read by its leading key, which must be RULES: nothing else of the table.
+        Effect: "Allow",
+        Action: ["dynamodb:GetItem", "dynamodb:Query"],
+        Resource: [expect.stringMatching(/Table\/RewardsTable$/)],
+        Condition: { "ForAllValues:StringEquals": { "dynamodb:LeadingKeys": ["RULES"] } },
+      },
+      {
         Effect: "Allow",
         Action: ["sqs:SendMessage"],
         Resource: [expect.stringMatching(/Queue\/EventsDlqQueue$/)],
@@ -125,7 +135,7 @@ describe("production: least privilege", () => {
 });
 
 describe("production: alarms and outputs", () => {
-  it("alarms on the DLQ, the backlog's age, the worker's errors and throttles, its failed and parked metrics, and the announcer", () => {
+  it("alarms on the DLQ, the backlog's age, the worker's errors and throttles, its failed and parked metrics, the rules it refused or lacks, and the announcer", () => {
     const alarms = Object.fromEntries(
       all(run, "aws:cloudwatch/metricAlarm:MetricAlarm").map((a) => [a.name, a.inputs]),
     );
@@ -138,11 +148,13 @@ describe("production: alarms and outputs", () => {
       "HistoryGaveUp",
       "MessagesFailing",
       "MessagesParked",
+      "NoGoodRules",
       "QueueBacklogOld",
       "ReadApiErrors",
       "ReadApiFailing",
       "ReadApiSlow",
       "ReadApiThrottled",
+      "RulesRejected",
       "WorkerErrors",
       "WorkerThrottles",
     ]);
@@ -170,6 +182,21 @@ describe("production: alarms and outputs", () => {
       metricName: "parked",
       evaluationPeriods: 1,
     });
+    // The site's rules (docs/rules.md#at-run-time): the worker's counts, each at once (one minute).
+    for (const [name, metricName] of [
+      ["RulesRejected", "rulesRejected"],
+      ["NoGoodRules", "noRules"],
+    ])
+      expect(alarms[name as string]).toMatchObject({
+        namespace: "Rewards",
+        metricName,
+        dimensions: { service: "rewards-worker", stage: "production" },
+        statistic: "Sum",
+        comparisonOperator: "GreaterThanThreshold",
+        threshold: 0,
+        period: 60,
+        evaluationPeriods: 1,
+      });
     // Without REWARDS_ALARM_EMAIL: no topic, no actions.
     expect(all(run, "aws:sns/topic:Topic")).toEqual([]);
     expect(alarms.DlqNotEmpty?.alarmActions).toBeUndefined();
@@ -193,13 +220,15 @@ describe("production: alarms and outputs", () => {
       // No REWARDS_BOARD_*: the defaults the writer and the read API take.
       boardShards: 32,
       boardWeeks: 8,
+      // No REWARDS_RULES_REFRESH_SECONDS: the functions' default.
+      rulesRefreshSeconds: 30,
       // What `rewards status` reads the stage by: the stream functions' IteratorAge, its own alarms.
       announcerFunctionName: expect.stringMatching(/Announcer/),
       historyFunctionName: expect.stringMatching(/History/),
     });
     // Every alarm's physical name (here the mocks' name is the resource's; AWS's has SST's suffix).
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm").map((alarm) => alarm.name);
-    expect(alarms).toHaveLength(15);
+    expect(alarms).toHaveLength(17);
     expect([...(run.outputs.alarmNames as string[])].sort()).toEqual(alarms.sort());
   });
 });

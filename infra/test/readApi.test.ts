@@ -88,7 +88,7 @@ describe("the read API: a function URL with IAM auth", () => {
     expectNothingElse(run, "ReadApiRole");
   });
 
-  it("its environment: TABLE_NAME, the stage, the worker's cap from the same setting, the board's shards, LOG_LEVEL", () => {
+  it("its environment: TABLE_NAME, the stage, the worker's cap from the same setting, the board's shards, the rules' refresh, LOG_LEVEL", () => {
     const vars = (
       named(run, "aws:lambda/function:Function", FUNCTION).inputs.environment as {
         variables: Record<string, string>;
@@ -98,6 +98,7 @@ describe("the read API: a function URL with IAM auth", () => {
       TABLE_NAME: run.outputs.tableName,
       REWARDS_DAILY_XP_CAP: "150",
       REWARDS_BOARD_SHARDS: "32",
+      REWARDS_RULES_REFRESH_SECONDS: "30",
       REWARDS_STAGE: run.outputs.stage,
       LOG_LEVEL: "info",
     });
@@ -105,7 +106,14 @@ describe("the read API: a function URL with IAM auth", () => {
       Object.keys(vars)
         .filter((k) => !k.startsWith("SST_"))
         .sort(),
-    ).toEqual(["LOG_LEVEL", "REWARDS_BOARD_SHARDS", "REWARDS_DAILY_XP_CAP", "REWARDS_STAGE", "TABLE_NAME"]);
+    ).toEqual([
+      "LOG_LEVEL",
+      "REWARDS_BOARD_SHARDS",
+      "REWARDS_DAILY_XP_CAP",
+      "REWARDS_RULES_REFRESH_SECONDS",
+      "REWARDS_STAGE",
+      "TABLE_NAME",
+    ]);
     const worker = (
       named(run, "aws:lambda/function:Function", "EventsSubscriber").inputs.environment as {
         variables: Record<string, string>;

@@ -78,6 +78,25 @@ async function startRpcStandIn(
   return server;
 }
 
+interface PolicyCondition {
+  test: string;
+  variable: string;
+  values: string[];
+}
+
+/**
+ * A statement's `conditions` as a policy's `Condition` (`{test: {variable: values}}`), or nothing
+ * without any: dropped, a grant narrowed by a condition (the rules' leading key) would be
+ * asserted as the wider grant it is without.
+ */
+function conditionOf(conditions: PolicyCondition[] | undefined) {
+  if (conditions === undefined || conditions.length === 0) return {};
+  const condition: Record<string, Record<string, string[]>> = {};
+  for (const { test, variable, values } of conditions)
+    condition[test] = { ...condition[test], [variable]: values };
+  return { Condition: condition };
+}
+
 /** `aws:iam/getPolicyDocument` as AWS would render it: the statements, echoed as JSON. */
 function policyDocument(statements: Array<Record<string, unknown>> = []) {
   return {
@@ -86,6 +105,7 @@ function policyDocument(statements: Array<Record<string, unknown>> = []) {
       Effect: s.effect ?? "Allow",
       Action: s.actions,
       Resource: s.resources,
+      ...conditionOf(s.conditions as PolicyCondition[] | undefined),
     })),
   };
 }

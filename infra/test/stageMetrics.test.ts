@@ -29,10 +29,12 @@ describe.each(["production", "pr-42"])("stage %s: its metrics and alarms are its
     // SST prefixes what it names with the stage (shortening the app's name to fit): `…-<stage>-EventsQueue-…`.
     for (const name of [...functions, ...queues]) expect(name).toContain(`-${stage}-`);
     const alarms = all(run, "aws:cloudwatch/metricAlarm:MetricAlarm");
-    expect(alarms).toHaveLength(15);
+    expect(alarms).toHaveLength(17);
     const byName = Object.fromEntries(alarms.map((alarm) => [alarm.name, alarm.inputs]));
     expect(byName.MessagesFailing?.dimensions).toEqual({ service: EMITTED_METRICS.worker.service, stage });
     expect(byName.MessagesParked?.dimensions).toEqual({ service: EMITTED_METRICS.worker.service, stage });
+    expect(byName.RulesRejected?.dimensions).toEqual({ service: EMITTED_METRICS.worker.service, stage });
+    expect(byName.NoGoodRules?.dimensions).toEqual({ service: EMITTED_METRICS.worker.service, stage });
     expect(byName.ReadApiErrors?.dimensions).toEqual({ service: EMITTED_METRICS.readApi.service, stage });
     for (const alarm of alarms) {
       const { namespace, dimensions } = alarm.inputs as {
