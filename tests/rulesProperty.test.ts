@@ -392,11 +392,10 @@ describe("a site's rules, published between deliveries, pay each intent once and
 
   /**
    * Found by the property above: a batch holding one SQS message twice (same id; SQS's
-   * at-least-once delivery allows it) pays once — but runBatch answers results by messageId
-   * (`byId`), so both records report the second copy's `duplicate` and no record says `awarded`:
-   * the result lines and the `awarded` metric miss a paid award. Marked `fails` until fixed.
+   * at-least-once delivery allows it) pays once, and each record reports its own outcome
+   * (runBatch pairs results with their records, not their message ids).
    */
-  it.fails("one message twice in a batch: the record that paid is reported awarded", async ({ env }) => {
+  it("one message twice in a batch: the record that paid is reported awarded", async ({ env }) => {
     const base = createDynamoBaseClient(env);
     const tableName = `rules-prop-${randomUUID().slice(0, 8)}`;
     await createTable(base, tableName);

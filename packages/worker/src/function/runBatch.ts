@@ -1,9 +1,9 @@
 import { callField, invocationDeadline, NoGoodRulesError, remainingMsOf } from "@rewards/core/aws";
-import type { Context, SQSEvent } from "aws-lambda";
+import type { Context, SQSEvent, SQSRecord } from "aws-lambda";
 import pLimit from "p-limit";
 import { decodeBatch } from "./decodeBatch";
 import { type MessageResult, OUTCOMES, type Outcome } from "./outcome";
-import { type Group, planGroups } from "./planGroups";
+import { type Group, planGroups, type WorkItem } from "./planGroups";
 import { planSegments } from "./planSegments";
 import { awardTriaged, parkTriaged, triage } from "./processMessage";
 import { clockOf, type WorkerDeps } from "./workerDeps";
@@ -22,41 +22,54 @@ export interface BatchResult {
  * A group's records: triaged, then parked one by one or awarded together (one transaction per
  * user, planSegments). FIFO: after a failure the rest of the group is `failed` too, in order.
  */
-async function runGroup(deps: WorkerDeps, group: Group, deadline: number): Promise<MessageResult[]> {
+async function runGroup(
+  deps: WorkerDeps,
+  group: Group,
+  deadline: number,
+): Promise<Array<[SQSRecord, MessageResult]>> {
   const clock = clockOf(deps);
   const now = clock();
   const segments = planSegments(
     group.items.map((item) => triage(item, now)),
     group.stopOnFailure,
   );
-  // Stryker disable next-line ArrayDeclaration: results are looked up by message id (inInputOrder), so a stray entry is never read
-  const results: MessageResult[] = [];
+  // Stryker disable next-line ArrayDeclaration: results are looked up by their record (inInputOrder), so a stray entry is never read
+  const results: Array<[SQSRecord, MessageResult]> = [];
   let blocked = false;
   for (const segment of segments) {
     const items = segment.kind === "park" ? [segment.record.item] : segment.records.map((each) => each.item);
     const notStarted = blocked ? "fifo_blocked" : clock() >= deadline ? "deadline" : undefined;
     if (notStarted) {
       for (const item of items)
-        results.push({ messageId: item.record.messageId, outcome: "failed", attempts: 0, cause: notStarted });
+        results.push([
+          item.record,
+          { messageId: item.record.messageId, outcome: "failed", attempts: 0, cause: notStarted },
+        ]);
       continue;
     }
     const done =
       segment.kind === "park"
         ? [await parkTriaged(deps, segment.record, deadline)]
         : await awardTriaged(deps, segment.records, deadline, group.stopOnFailure);
-    results.push(...done);
+    // Paired with their records: SQS may hand one message over twice in a batch (one message id).
+    done.forEach((result, at) => {
+      results.push([(items[at] as WorkItem).record, result]);
+    });
     blocked = group.stopOnFailure && done.some((result) => result.outcome === "failed");
   }
   return results;
 }
 
-/** Groups finish in any order; results go back in the order the records came. */
+/**
+ * Groups finish in any order; results go back in the order the records came, each its own
+ * record's (by the record, not its message id: one message delivered twice in a batch has one id).
+ */
 function inInputOrder(
-  records: ReadonlyArray<{ messageId: string }>,
-  results: readonly MessageResult[],
+  records: readonly SQSRecord[],
+  results: ReadonlyArray<[SQSRecord, MessageResult]>,
 ): MessageResult[] {
-  const byId = new Map(results.map((result) => [result.messageId, result]));
-  return records.map((record) => byId.get(record.messageId) as MessageResult);
+  const byRecord = new Map(results);
+  return records.map((record) => byRecord.get(record) as MessageResult);
 }
 
 /**
