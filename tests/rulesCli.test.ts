@@ -93,6 +93,18 @@ describe("rewards rules", () => {
     expect(published.stdout).toMatch(
       /^published version 1 \(digest [0-9a-f]{64}\) at \d{4}-\d{2}-\d{2}T[\d:.]+Z\n$/,
     );
+    // `rewards schema` prints the version in force's types.
+    const schema = JSON.parse((await runCli(["schema", "podcast.listened"], env)).stdout);
+    expect(schema).toMatchObject({
+      title: "podcast.listened",
+      properties: {
+        type: { const: "podcast.listened" },
+        data: { properties: { minutes: { type: "integer" } } },
+      },
+    });
+    expect(JSON.parse((await runCli(["schema"], env)).stdout).properties.type.enum).toContain(
+      "podcast.listened",
+    );
     const shown = JSON.parse((await runCli(["rules", "show", "--json"], env)).stdout);
     expect(shown).toMatchObject({ version: 1, note: "podcasts", publishedAt: expect.any(String) });
     expect(shown.document.types["podcast.listened"]).toEqual({

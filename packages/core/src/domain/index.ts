@@ -113,6 +113,7 @@ export {
   rewardAchievedJsonSchema,
   rewardGrantedJsonSchema,
   rewardRevokedJsonSchema,
+  versionEventJsonSchema,
 } from "./events/eventJsonSchema";
 export { eventTimeOf, firstSentAtOf, type QueueTimes, untimelyReason } from "./events/eventTime";
 export { intentKey, MAX_INTENT_KEY_BYTES } from "./events/intentKey";

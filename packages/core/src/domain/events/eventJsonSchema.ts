@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { rewardAchievedSchema } from "../announce/rewardAchieved";
 import { rewardGrantedSchema, rewardRevokedSchema } from "../announce/rewardGranted";
+import type { CompiledRules } from "../rules/compileRules";
 import { type EventType, eventTypes, rules } from "../rules/rules";
 import { envelopeSchema } from "./envelope";
 
@@ -51,6 +52,39 @@ export function eventJsonSchema(type?: EventType): Record<string, unknown> {
     properties: { type: { enum: eventTypes, description: "the event type; one of the reward rules" } },
     required: ["type"],
     allOf: branches,
+  };
+}
+
+/**
+ * The JSON Schema of one type, or of any event, of a published version (docs/rules.md): each
+ * type it pays (not a retired one) with its `data` as the version defines it. Version 0 is
+ * `eventJsonSchema`'s, unchanged.
+ */
+export function versionEventJsonSchema(compiled: CompiledRules, type?: string): Record<string, unknown> {
+  if (compiled.version === 0) return eventJsonSchema(type as EventType | undefined);
+  const paid = [...compiled.types.values()].filter((rule) => !rule.retired);
+  const schemaOf = (rule: (typeof paid)[number]) =>
+    toJson(
+      envelopeSchema.extend({ type: z.literal(rule.type), data: rule.schema }).meta({
+        title: rule.type,
+        description: `A ${rule.type} event of rules version ${compiled.version}: paid once per intent. Unknown fields are ignored.`,
+      }),
+    );
+  const one = paid.find((rule) => rule.type === type);
+  if (type !== undefined) return one === undefined ? {} : schemaOf(one);
+  const names = paid.map((rule) => rule.type);
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "reading event",
+    description: `An event of one of the types of rules version ${compiled.version}: ${names.join(", ")} (CloudEvents 1.0, structured JSON mode).`,
+    type: "object",
+    properties: { type: { enum: names, description: "the event type; one the rules in force pay" } },
+    required: ["type"],
+    allOf: paid.map((rule) => {
+      const { $schema: _schema, ...branch } = schemaOf(rule);
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, never awaited
+      return { if: { properties: { type: { const: rule.type } }, required: ["type"] }, then: branch };
+    }),
   };
 }
 
