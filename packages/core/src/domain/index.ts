@@ -220,6 +220,7 @@ export {
   type RulesDocumentInput,
   rulesDocumentSchema,
   rulesJsonSchema,
+  TYPE_NAME,
   type TypeRule,
 } from "./rules/rulesDocument";
 export { describeRulesProblems, pathOf, type RulesProblem } from "./rules/rulesProblem";

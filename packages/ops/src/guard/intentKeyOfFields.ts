@@ -6,7 +6,9 @@ import {
   intentKey,
   isEventType,
   keyPartsOf,
+  quoteInput,
   rules,
+  TYPE_NAME,
   toIssues,
 } from "@rewards/core";
 import { OperationError } from "../operationError";
@@ -52,12 +54,15 @@ export async function intentKeyOfFields(
       );
     return intentKey(keyPartsOf(type, parsed.data));
   }
+  // No type name at all: no version can define it (and no table is read to say so).
+  if (!TYPE_NAME.test(type))
+    throw new KeyFieldsError(`unknown type ${quoteInput(type)}; one of ${Object.keys(rules).join(", ")}`);
   const version = await currentRulesOrFail(dynamo, tableName);
   const types = compileVersion(version).types;
   const rule = types.get(type);
   if (rule === undefined)
     throw new KeyFieldsError(
-      `unknown type ${JSON.stringify(type)}; one of ${[...types.keys()].join(", ")} (rules version ${version.version})`,
+      `unknown type ${quoteInput(type)}; one of ${[...types.keys()].join(", ")} (rules version ${version.version})`,
     );
   return siteKey(rule, data);
 }
