@@ -1,4 +1,4 @@
-import { dayNumberOf, eventTypes } from "@rewards/core";
+import { dayNumberOf, eventTypes, keptDayOf } from "@rewards/core";
 import type { ReaderState } from "./readerState";
 
 /** What a reader's progress needs to be right (docs/operations.md, "Counts, streaks and achievements"). */
@@ -37,8 +37,13 @@ export function progressRepairOf(state: ReaderState, options: { counts: boolean 
     const standing = item.revokedAt === undefined;
     const type = String(item.type);
     if (standing) historyCounts[type] = (historyCounts[type] ?? 0) + 1;
-    const day = (item.data as Record<string, unknown> | undefined)?.day;
-    if (type !== "streak.day" || typeof day !== "string") continue;
+    // The day it keeps as its item records it (keepsDay), else a built-in streak.day's: never re-derived.
+    const day = keptDayOf({
+      type,
+      keepsDay: typeof item.keepsDay === "string" ? item.keepsDay : undefined,
+      data: item.data as Record<string, string | number> | undefined,
+    });
+    if (day === undefined) continue;
     if (standing) kept.set(dayNumberOf(day), { pk: String(item.pk), sk: String(item.sk) });
     else revoked.add(dayNumberOf(day));
   }

@@ -27,7 +27,8 @@ export const rewardAchievedSchema = z
       userId: userIdSchema,
       achievement: z
         .string()
-        .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/)
+        // Any id a rules document may give one (rulesDocument's ID), the built-in and level ones too.
+        .regex(/^[a-z0-9][a-z0-9-]{0,63}$/)
         .describe(
           "which achievement: first-article, articles-10, streak-7, level-3, … (docs/reading.md#achievements)",
         ),
