@@ -43,7 +43,7 @@ import { checkReadApi, type ReadApiCheck } from "./checks/checkReadApi";
 import { checkRulesPaid, type RulesPaidCheck } from "./checks/checkRulesPaid";
 import { runPhase } from "./demoPhase";
 import { generateTraffic, type TrafficOptions } from "./traffic/generateTraffic";
-import { CAMPAIGN_OPENS_AFTER_MS, demoRules, generateRulesTraffic } from "./traffic/rulesTraffic";
+import { CAMPAIGN_OPENS_AFTER_MS, demoRulesPlan, generateRulesTraffic } from "./traffic/rulesTraffic";
 import { sendTraffic } from "./traffic/sendTraffic";
 import { waitUntilAnnounced } from "./waitUntilAnnounced";
 
@@ -193,14 +193,17 @@ export async function runDemo(options: DemoOptions): Promise<DemoReport> {
     // The site's own rules as version 1 (docs/rules.md), before any function reads them: the
     // built-in types, podcasts paid per minute, a campaign opening just after, an achievement.
     const { version, rulesTraffic, publishAt } = await inPhase("publishing the site's rules", async () => {
-      const publishAt = Date.now();
-      const document = demoRules(publishAt);
-      const published = await publishRules(dynamo, config.TABLE_NAME, document, {
-        now: publishAt,
-        note: "rewards demo",
-      });
-      if (published.kind !== "published")
-        throw new Error(`the demo's rules were not published: ${published.kind}`);
+      // A run before this one on this table (beside `rewards dev`) published them already.
+      const plan = demoRulesPlan(await currentRulesOrFail(dynamo, config.TABLE_NAME), Date.now());
+      const { document, publishAt } = plan;
+      if (plan.publish) {
+        const published = await publishRules(dynamo, config.TABLE_NAME, document, {
+          now: publishAt,
+          note: "rewards demo",
+        });
+        if (published.kind !== "published")
+          throw new Error(`the demo's rules were not published: ${published.kind}`);
+      }
       const rulesTraffic = generateRulesTraffic({
         document,
         seed: options.seed,

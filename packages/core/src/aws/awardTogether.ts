@@ -45,6 +45,8 @@ export type AwardOutcome =
       note?: string;
       /** A per-unit copy whose units differ from those the committed copy was paid for (its guard's). */
       paidUnits?: number;
+      /** Internal (never returned): the units the guard met records, which later copies are compared with. */
+      guardUnits?: number;
     }
   /** Items it needs were refused for good: the message is parked as `rejected`. */
   | { outcome: "rejected"; attempts: number; refused: Refusal[]; cause: unknown }
@@ -125,7 +127,9 @@ export async function awardTogether(
   return awards.map((award, index) => {
     const first = firstOf.get(award.intentKey) as number;
     const outcome = outcomes.get(first) as AwardOutcome;
-    return first === index ? outcome : copyOutcome(outcome, awards[first] as AwardRequest, award);
+    return first === index
+      ? withoutGuardUnits(outcome)
+      : withoutGuardUnits(copyOutcome(outcome, awards[first] as AwardRequest, award));
   });
 }
 
@@ -143,6 +147,13 @@ export interface AwardOptions {
 /** Outcomes that may still end `failed` (a rejected award's park can fail): in order, nothing after them is written. */
 const UNSETTLED = new Set<AwardOutcome["outcome"]>(["rejected", "failed", "held"]);
 
+/** An outcome as the caller sees it: the guard's units are for copyOutcome alone. */
+function withoutGuardUnits(outcome: AwardOutcome): AwardOutcome {
+  if (outcome.outcome !== "duplicate" || outcome.guardUnits === undefined) return outcome;
+  const { guardUnits: _, ...rest } = outcome;
+  return rest;
+}
+
 /** A later copy of an intent in the same batch: never paid itself. */
 function copyOutcome(first: AwardOutcome, paid: AwardRequest, copy: AwardRequest): AwardOutcome {
   if (first.outcome === "awarded" || first.outcome === "capped")
@@ -152,15 +163,12 @@ function copyOutcome(first: AwardOutcome, paid: AwardRequest, copy: AwardRequest
       note: "a copy of an intent paid earlier in this batch",
       ...otherUnits(paid.units === undefined ? undefined : { units: paid.units }, copy),
     };
-  // The first copy met a guard already there: a copy is compared with what that guard paid for.
+  // The first copy met a guard already there: a copy is compared with what that guard paid for
+  // (nothing, when it records no units: a type paid per unit only since).
   if (first.outcome === "duplicate") {
     const { paidUnits: _, ...rest } = first;
-    const guardUnits = first.paidUnits ?? paid.units;
-    return {
-      ...rest,
-      attempts: 0,
-      ...otherUnits(guardUnits === undefined ? undefined : { units: guardUnits }, copy),
-    };
+    const guard = first.guardUnits === undefined ? undefined : { units: first.guardUnits };
+    return { ...rest, attempts: 0, ...otherUnits(guard, copy) };
   }
   return { ...first, attempts: 0 };
 }
@@ -366,7 +374,12 @@ function paidBefore(
   planned: number,
 ): AwardOutcome {
   if (award.messageId === undefined || guard?.messageId !== award.messageId) {
-    return { outcome: "duplicate", attempts, ...otherUnits(guard, award) };
+    return {
+      outcome: "duplicate",
+      attempts,
+      ...otherUnits(guard, award),
+      ...(typeof guard?.units === "number" ? { guardUnits: guard.units } : {}),
+    };
   }
   if (guard.awardedAt === nowIso) {
     // Not `planned`: the same message at the same instant (a pinned clock, a second delivery in

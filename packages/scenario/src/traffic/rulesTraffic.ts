@@ -23,8 +23,8 @@ export const CAMPAIGN_OPENS_AFTER_MS = 2000;
  * per-unit type that does not count toward the daily cap (so its expectations need no cap), a
  * campaign opening `CAMPAIGN_OPENS_AFTER_MS` after `publishAt` for an hour, and an achievement.
  */
-export function demoRules(publishAt: number): RulesDocument {
-  const document = structuredClone(BUILTIN_RULES) as unknown as {
+export function demoRules(publishAt: number, base: unknown = BUILTIN_RULES): RulesDocument {
+  const document = structuredClone(base) as unknown as {
     types: Record<string, unknown>;
     campaigns: unknown[];
     achievements: unknown[];
@@ -56,6 +56,25 @@ export function demoRules(publishAt: number): RulesDocument {
   if (!checked.ok)
     throw new Error(`the demo's rules fail their checks: ${describeRulesProblems(checked.problems)}`);
   return checked.document;
+}
+
+/**
+ * What the demo publishes over the version in force (`current`): nothing when it already holds
+ * the demo's rules (a run before it on this table: their campaign has begun and is frozen), else
+ * the demo's additions on top of it (a stage's own rules stay). Pure.
+ */
+export function demoRulesPlan(
+  current: { document: RulesDocument },
+  now: number,
+): { document: RulesDocument; publishAt: number; publish: boolean } {
+  const campaign = current.document.campaigns.find((each) => each.id === DEMO_CAMPAIGN);
+  if (current.document.types[DEMO_TYPE] !== undefined && campaign !== undefined)
+    return {
+      document: current.document,
+      publishAt: Date.parse(campaign.from) - CAMPAIGN_OPENS_AFTER_MS,
+      publish: false,
+    };
+  return { document: demoRules(now, current.document), publishAt: now, publish: true };
 }
 
 /** One podcast intent the demo pays, as the rules say it must be paid. */
