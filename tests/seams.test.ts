@@ -120,8 +120,9 @@ describe("the CLI is commands over libraries (docs/architecture.md)", () => {
     // computes belongs in ops. (+90: the top-level commands in one module, and what each runs imported
     // in its run or options, so `rewards --help` loads no package: tests/cliStartup.test.ts; +30:
     // commander's quoted values cut as every input is, core's quoteInput; +70: `grants tail`'s one
-    // table at fixed widths and its --follow lines, text/grantsTailText.ts, what each event was in ops.)
-    expect(lines).toBeLessThanOrEqual(4_120);
+    // table at fixed widths and its --follow lines, text/grantsTailText.ts, what each event was in ops;
+    // +20: `guard` and `schema` of a site's types, `backfill --achievements`: their work in ops.)
+    expect(lines).toBeLessThanOrEqual(4_140);
     expect(cli).toContain("packages/cli/src/main.ts");
     expect(cli).toContain("packages/cli/src/registry.ts");
   });

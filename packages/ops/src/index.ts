@@ -85,6 +85,7 @@ export {
   readRulesVersion,
 } from "./rules/rulesVersions";
 export { describePublish, describeRulesHistory, rulesYaml } from "./rules/rulesWords";
+export { type SchemaInForce, schemaInForce } from "./rules/schemaInForce";
 export { type ConsumerLag, lagOfEntries, lagOfIteratorAge, type StreamConsumer } from "./status/consumerLag";
 export { readStatus, type StatusReport, type StatusSources, statusSourcesFor } from "./status/readStatus";
 export { statusPairs, verdictText } from "./status/statusInWords";

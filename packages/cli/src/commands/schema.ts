@@ -30,27 +30,23 @@ export default defineCommand<{ json?: boolean }>()({
     const [type] = args as [string | undefined];
     const announcement = type === undefined ? undefined : ANNOUNCEMENTS.get(type);
     if (announcement) return { out: jsonText(announcement()) };
-    // A stage's rules in force: its own types' schemas (version 0: the built-in ones, as below).
-    let warning: string | undefined;
-    if (config.TABLE_NAME !== undefined) {
-      const { clientsFor, currentRulesOrFail } = await import("@rewards/ops");
-      try {
-        const compiled = core.compileVersion(
-          await currentRulesOrFail(clientsFor(config).dynamo, config.TABLE_NAME),
-        );
-        const types = [...compiled.types.values()].filter((rule) => !rule.retired).map((rule) => rule.type);
-        if (compiled.version > 0 && type !== undefined && !types.includes(type))
-          throw new CliError(
-            `unknown type ${quoteInput(type)} in rules version ${compiled.version}; one of ${[...types, ...ANNOUNCEMENTS.keys()].join(", ")}`,
-            2,
-          );
-        if (compiled.version > 0) return { out: jsonText(core.versionEventJsonSchema(compiled, type)) };
-      } catch (error) {
-        if (error instanceof CliError) throw error;
-        const { describeError } = await import("@rewards/core/aws");
-        warning = `rewards: the rules in force could not be read (${describeError(error)}): the built-in types' schemas\n`;
-      }
-    }
+    // A stage's rules in force: its own types' schemas (version 0: the built-in ones, below).
+    const { clientsFor, schemaInForce } = await import("@rewards/ops");
+    const found =
+      config.TABLE_NAME === undefined
+        ? { kind: "builtin" as const }
+        : await schemaInForce(clientsFor(config).dynamo, config.TABLE_NAME, type);
+    if (found.kind === "version") return { out: jsonText(found.schema) };
+    const known = found.kind === "unknown_type" ? [...found.types, ...ANNOUNCEMENTS.keys()] : [];
+    if (found.kind === "unknown_type")
+      throw new CliError(
+        `unknown type ${quoteInput(String(type))} in rules version ${found.version}; one of ${known.join(", ")}`,
+        2,
+      );
+    const warning =
+      found.kind === "unreadable"
+        ? `rewards: the rules in force could not be read (${found.why}): the built-in types' schemas\n`
+        : undefined;
     if (type !== undefined && !isEventType(type))
       throw new CliError(
         `unknown type ${quoteInput(type)}; one of ${eventTypes.join(", ")}, ${[...ANNOUNCEMENTS.keys()].join(", ")}`,
