@@ -41,6 +41,8 @@ describe("what a batch changes of each reader's progress", () => {
         unkeep: [dayNumberOf("2026-12-02"), dayNumberOf("2026-12-03")],
         paid: true,
         revoked: true,
+        // The standing award's instant: achievements retired after it may still be due.
+        earliestAwardedAt: kept.awardedAt,
       },
     ]);
   });
@@ -63,6 +65,7 @@ describe("what a batch changes of each reader's progress", () => {
         unkeep: [dayNumberOf("2026-12-01")],
         paid: true,
         revoked: true,
+        earliestAwardedAt: day.awardedAt,
       },
       {
         userId: "v",
@@ -71,6 +74,7 @@ describe("what a batch changes of each reader's progress", () => {
         unkeep: [],
         paid: true,
         revoked: false,
+        earliestAwardedAt: other.awardedAt,
       },
     ]);
   });

@@ -2,6 +2,7 @@ import {
   achievementsDue,
   countsOfProfile,
   dayNumberOf,
+  epochMsOfRfc3339,
   FIXED_ACHIEVEMENTS,
   type HistoryItem,
   keptDayOf,
@@ -31,6 +32,8 @@ export interface UserProgress {
   paid: boolean;
   /** Whether the batch holds a revocation of theirs (a revoked image, or an older one a revocation overtook). */
   revoked: boolean;
+  /** The earliest `awardedAt` of the batch's standing awards of theirs: achievements retired after it may still be due. */
+  earliestAwardedAt?: string;
 }
 
 /**
@@ -48,6 +51,7 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
       keys: Map<number, { pk: string; sk: string }>;
       paid: boolean;
       revoked: boolean;
+      earliest?: string;
     }
   >();
   for (const { item, outcome } of outcomes) {
@@ -65,16 +69,19 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
       user.days.set(dayNumberOf(day), standing);
       user.keys.set(dayNumberOf(day), { pk: item.pk, sk: item.sk });
     }
-    if (standing) user.paid = true;
-    else user.revoked = true;
+    if (standing) {
+      user.paid = true;
+      if (user.earliest === undefined || item.awardedAt < user.earliest) user.earliest = item.awardedAt;
+    } else user.revoked = true;
   }
-  return [...users].map(([userId, { days, keys, paid, revoked }]) => ({
+  return [...users].map(([userId, { days, keys, paid, revoked, earliest }]) => ({
     userId,
     keep: [...days].filter(([, kept]) => kept).map(([day]) => day),
     keepKeys: [...days].filter(([, kept]) => kept).flatMap(([day]) => keys.get(day) ?? []),
     unkeep: [...days].filter(([, kept]) => !kept).map(([day]) => day),
     paid,
     revoked,
+    ...(earliest === undefined ? {} : { earliestAwardedAt: earliest }),
   }));
 }
 
@@ -103,12 +110,21 @@ export function needsTimeline(
   const earned =
     progress?.achievements instanceof Set ? (progress.achievements as Set<string>) : new Set<string>();
   const days = progress?.days instanceof Set ? (progress.days as Set<number>) : new Set<number>();
+  // One retired after an award of this batch may still be due (its instant is before the retirement).
+  const since = plan.earliestAwardedAt === undefined ? undefined : epochMsOfRfc3339(plan.earliestAwardedAt);
+  const counted = achievements.flatMap(({ until, ...achievement }) =>
+    until === undefined
+      ? [achievement]
+      : since !== undefined && since < epochMsOfRfc3339(until)
+        ? [achievement]
+        : [],
+  );
   return achievementsDue(
     {
       counts: countsOfProfile(profile ?? {}),
       xp: numberOf(profile?.xp),
       longestRun: longestRun([...days].map(Number)),
     },
-    achievements,
+    counted,
   ).some((id) => !earned.has(id));
 }
