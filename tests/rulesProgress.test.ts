@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { AWARD_SK_PREFIX, profileKey, type RulesDocument } from "@rewards/core";
-import { createDynamoClient } from "@rewards/core/aws";
+import { createDynamoClient, createRulesSource } from "@rewards/core/aws";
+import { createHandler, createHistoryDeps } from "@rewards/history";
 import { publishRules, repairProgress } from "@rewards/ops";
-import { eventBody, rulesWith, stackTest } from "@rewards/testing";
+import { eventBody, lambdaContext, rulesWith, stackTest } from "@rewards/testing";
+import type { DynamoDBRecord } from "aws-lambda";
 import { describe, expect } from "vitest";
-import { award, ownTable } from "./fixtures/announcerFixtures";
+import { award, everyRecord, ownTable } from "./fixtures/announcerFixtures";
 import { achievementItems, writeHistoryOfStream } from "./fixtures/historyFixtures";
 
 /**
@@ -102,5 +104,55 @@ describe("a site's own types and achievements, after the award", () => {
     expect(
       (await achievementItems(table.env, table.tableName, early)).map((item) => item.achievement),
     ).toEqual(["podcasts-2", "xp-50"]);
+  });
+
+  it("a writer still on the version before an achievement's retirement reads the rules again before deciding an award committed since", async ({
+    stack,
+  }) => {
+    const table = await ownTable(stack);
+    const dynamo = createDynamoClient(table.env);
+    const publish = async (document: RulesDocument) => {
+      const published = await publishRules(dynamo, table.tableName, document, {});
+      if (published.kind !== "published") throw new Error(published.kind);
+      return published;
+    };
+    await publish(version2);
+    // The writer's copy of the rules: version 1 (xp-50 counting), read now and fresh for 30 s.
+    const rules = createRulesSource({
+      dynamo,
+      tableName: table.tableName,
+      refreshSeconds: 30,
+      clock: Date.now,
+    });
+    expect((await rules.forBatch()).version.version).toBe(1);
+    const retired = await publish(
+      rulesWith((document) => {
+        document.types["podcast.listened"] = PODCAST;
+        document.achievements.push(
+          { id: "podcasts-2", title: "Two podcasts", when: { count: "podcast.listened", reaches: 2 } },
+          { id: "xp-50", title: "Fifty XP", when: { xp: 50 }, retired: true },
+        );
+      }),
+    );
+    const reader = `stale-${randomUUID().slice(0, 6)}`;
+    // Committed after the retirement: 60 XP crosses xp-50, which no longer counts.
+    await award(table.env, [podcast(reader, "e1", 60)]);
+    const writer = createHandler({
+      ...createHistoryDeps({ ...table.env, LOG_LEVEL: "silent" }),
+      rules,
+      emitMetrics: () => {},
+    });
+    const answer = await writer(
+      { Records: (await everyRecord(table.env, table.streamArn)) as DynamoDBRecord[] },
+      lambdaContext(),
+    );
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect(retired.publishedAt < new Date().toISOString()).toBe(true);
+    // Neither the writer nor the backfill earns it: both decide under the retirement.
+    expect(await achievementItems(table.env, table.tableName, reader)).toEqual([]);
+    const report = await repairProgress(dynamo, { tableName: table.tableName, counts: false, dryRun: true });
+    expect(report.readers.find((each) => each.userId === reader)?.earned).toEqual([]);
+    // The writer read the rules again for it: the retiring version is the one it now holds.
+    expect((await rules.forBatch()).version.version).toBe(2);
   });
 });

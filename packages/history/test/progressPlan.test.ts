@@ -43,6 +43,7 @@ describe("what a batch changes of each reader's progress", () => {
         revoked: true,
         // The standing award's instant: achievements retired after it may still be due.
         earliestAwardedAt: kept.awardedAt,
+        latestAwardedAt: kept.awardedAt,
       },
     ]);
   });
@@ -66,6 +67,7 @@ describe("what a batch changes of each reader's progress", () => {
         paid: true,
         revoked: true,
         earliestAwardedAt: day.awardedAt,
+        latestAwardedAt: day.awardedAt,
       },
       {
         userId: "v",
@@ -75,6 +77,7 @@ describe("what a batch changes of each reader's progress", () => {
         paid: true,
         revoked: false,
         earliestAwardedAt: other.awardedAt,
+        latestAwardedAt: other.awardedAt,
       },
     ]);
   });

@@ -97,6 +97,7 @@ function source(first: CompiledRules, then: CompiledRules, rejected = 0) {
       calls.reread++;
       return inForce(then);
     },
+    lastReadAt: () => 0,
     takeRejected() {
       const taken = left;
       left = 0;
@@ -181,6 +182,7 @@ describe("a batch with no version of the rules to judge by", () => {
       reread: async () => {
         throw new Error("not read again");
       },
+      lastReadAt: () => 0,
       takeRejected: () => {
         const taken = rejected;
         rejected = 0;

@@ -43,6 +43,12 @@ export interface RulesSource {
   reread(): Promise<RulesInForce>;
   /** Reads refused or failed since the last call (a function's `rulesRejected` metric; an alarm watches it). */
   takeRejected(): number;
+  /**
+   * When (epoch ms, the source's clock) the version in force was last read: a version published
+   * after it may not be known yet (the history's writer reads again before deciding an award
+   * committed since).
+   */
+  lastReadAt(): number;
 }
 
 /**
@@ -122,6 +128,7 @@ export function createRulesSource(deps: RulesSourceDeps): RulesSource {
       return good;
     },
     reread: read,
+    lastReadAt: () => readAt,
     takeRejected() {
       const taken = rejected;
       rejected = 0;

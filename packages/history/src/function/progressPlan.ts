@@ -34,6 +34,8 @@ export interface UserProgress {
   revoked: boolean;
   /** The earliest `awardedAt` of the batch's standing awards of theirs: achievements retired after it may still be due. */
   earliestAwardedAt?: string;
+  /** The latest: a version published after the writer's last read of the rules may bear on it. */
+  latestAwardedAt?: string;
 }
 
 /**
@@ -52,6 +54,7 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
       paid: boolean;
       revoked: boolean;
       earliest?: string;
+      latest?: string;
     }
   >();
   for (const { item, outcome } of outcomes) {
@@ -72,9 +75,10 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
     if (standing) {
       user.paid = true;
       if (user.earliest === undefined || item.awardedAt < user.earliest) user.earliest = item.awardedAt;
+      if (user.latest === undefined || item.awardedAt > user.latest) user.latest = item.awardedAt;
     } else user.revoked = true;
   }
-  return [...users].map(([userId, { days, keys, paid, revoked, earliest }]) => ({
+  return [...users].map(([userId, { days, keys, paid, revoked, earliest, latest }]) => ({
     userId,
     keep: [...days].filter(([, kept]) => kept).map(([day]) => day),
     keepKeys: [...days].filter(([, kept]) => kept).flatMap(([day]) => keys.get(day) ?? []),
@@ -82,6 +86,7 @@ export function progressPlan(outcomes: readonly ItemOutcome[]): UserProgress[] {
     paid,
     revoked,
     ...(earliest === undefined ? {} : { earliestAwardedAt: earliest }),
+    ...(latest === undefined ? {} : { latestAwardedAt: latest }),
   }));
 }
 

@@ -153,19 +153,43 @@ export async function writeProgress(
   }
   let achieved = 0;
   let deferred = 0;
+  // The readers whose timeline decides: read, readable, and meeting something not yet earned.
+  const deciding: Array<{ plan: UserProgress; profile: Item | undefined; stored: Item | undefined }> = [];
+  for (const plan of readers) {
+    const items = states.get(plan.userId);
+    if (!items) {
+      failed.set(plan.userId, { reason: "progress read: throttled (keys left unprocessed)" });
+      continue;
+    }
+    const profile = items.find((item) => item.sk === profileKey(plan.userId).sk);
+    // Read after this batch's kept days were changed: the gate sees them.
+    const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
+    // A reader it cannot read is failed, not passed over: retried, then given up and listed.
+    const unreadable = unreadableReader(profile, stored);
+    if (unreadable !== undefined) failed.set(plan.userId, { reason: unreadable });
+    else if (needsTimeline(plan, profile, stored, achievements)) deciding.push({ plan, profile, stored });
+  }
+  // An award committed after the rules were last read may fall after a version this writer does
+  // not know yet (an achievement retired, one added): read them again before deciding, once.
+  const readAt = deps.rules?.lastReadAt();
+  if (
+    deps.rules !== undefined &&
+    readAt !== undefined &&
+    deciding.some(
+      ({ plan }) => plan.latestAwardedAt !== undefined && Date.parse(plan.latestAwardedAt) >= readAt,
+    )
+  ) {
+    try {
+      achievements = (await deps.rules.reread()).compiled.achievements;
+    } catch (error) {
+      for (const { plan } of deciding)
+        failed.set(plan.userId, { reason: `rules: ${describeError(error)}`, ...callField(error) });
+      return { achieved: 0, deferred: 0, failed };
+    }
+  }
   await Promise.all(
-    readers.map((plan) =>
+    deciding.map(({ plan, profile, stored }) =>
       limit(async () => {
-        const items = states.get(plan.userId);
-        if (!items)
-          return void failed.set(plan.userId, { reason: "progress read: throttled (keys left unprocessed)" });
-        const profile = items.find((item) => item.sk === profileKey(plan.userId).sk);
-        // Read after this batch's kept days were changed: the gate sees them.
-        const stored = items.find((item) => item.sk === progressKey(plan.userId).sk);
-        // A reader it cannot read is failed, not passed over: retried, then given up and listed.
-        const unreadable = unreadableReader(profile, stored);
-        if (unreadable !== undefined) return void failed.set(plan.userId, { reason: unreadable });
-        if (!needsTimeline(plan, profile, stored, achievements)) return;
         try {
           const done = await achieve(deps, plan.userId, stored, profile, achievements);
           achieved += done.achieved;
