@@ -25,8 +25,10 @@ import { type FaultKind, type FaultRule, startFaultProxy, startLocalStack } from
 import {
   achievedAmong,
   announcerReplayTarget,
+  batchGetAll,
   grantsAmong,
   historyReplayTarget,
+  publishRules,
   queueCounts,
   readProfiles,
   receiveGrants,
@@ -41,7 +43,7 @@ import {
   generateTraffic,
   sendTraffic,
 } from "@rewards/scenario";
-import { drain, REWARDS_BIN } from "@rewards/testing";
+import { drain, REWARDS_BIN, rulesWith } from "@rewards/testing";
 
 export interface SoakOptions {
   seed: number;
@@ -143,6 +145,9 @@ export interface SoakRow {
   unparked: number;
   misparked: number;
   drained: boolean;
+  /** The version of the site's rules published before the traffic, and guards not paid by it. */
+  rulesVersion: number;
+  guardsOffVersion: number;
   seconds: number;
   ok: boolean;
 }
@@ -367,6 +372,24 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
   const sqs = createSqsClient(direct);
   const dynamo = createDynamoClient(direct);
   try {
+    // A site's rules, published before anything is paid (docs/rules.md): one more type, the
+    // built-in pay unchanged, so every award is judged, guarded and decided under version 1 while
+    // workers, the writer and the announcer die and come back.
+    const published = await publishRules(
+      dynamo,
+      stack.resources.tableName,
+      rulesWith((rules) => {
+        rules.types["podcast.listened"] = {
+          data: { episode: { type: "string", maxLength: 64 }, minutes: { type: "integer", minimum: 0 } },
+          key: ["episode"],
+          xp: { per: "minutes", each: 1, max: 60 },
+          memory: 30,
+        };
+      }),
+      { note: "soak" },
+    );
+    if (published.kind !== "published")
+      throw new Error(`the soak's rules were not published: ${published.kind}`);
     const traffic = generateTraffic({
       events: options.events,
       users: options.users ?? Math.max(10, Math.round(options.events / 50)),
@@ -596,6 +619,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       }
     }
 
+    // Every intent paid by the version published at the start: its guard says so.
+    const guardsOffVersion = (
+      await batchGetAll(
+        dynamo,
+        stack.resources.tableName,
+        uniques.map(({ award }) => guardKey(award.intentKey)),
+        "guards",
+      )
+    ).filter((guard) => guard.rulesVersion !== published.version).length;
+
     // Poison, and events older than their rule's memory: both belong in the DLQ, never paid.
     const poisonBodies = new Set(
       traffic.messages.filter((m) => m.kind === "invalid" || m.kind === "stale").map((m) => m.body),
@@ -680,11 +713,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakRow> {
       unparked,
       misparked,
       drained,
+      rulesVersion: published.version,
+      guardsOffVersion,
       seconds: Number(((Date.now() - started) / 1000).toFixed(1)),
       ok: false,
     };
     row.ok =
       drained &&
+      guardsOffVersion === 0 &&
       lost === 0 &&
       doublePaid === 0 &&
       unparked === 0 &&

@@ -39,7 +39,6 @@ export { describeError, describeErrorAlone } from "./describeError";
 export { createDynamoBaseClient, createDynamoClient } from "./dynamoClient";
 export { embeddedMetrics, type MetricDimensions } from "./embeddedMetrics";
 export { createEventBridgeClient } from "./eventBridgeClient";
-export { functionRulesSource } from "./functionRulesSource";
 export {
   type AchievementRecord,
   type GuardRecord,

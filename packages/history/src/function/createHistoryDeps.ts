@@ -1,4 +1,4 @@
-import { createDynamoClient, createLogger, functionRulesSource } from "@rewards/core/aws";
+import { createDynamoClient, createLogger, createRulesSource } from "@rewards/core/aws";
 import type { Environment } from "@rewards/core/deploy";
 import { resources } from "@rewards/core/deploy";
 import { readHistoryConfig } from "./historyConfig";
@@ -16,11 +16,13 @@ export function createHistoryDeps(env: Environment = process.env): HistoryDeps {
     boardWeeks: config.REWARDS_BOARD_WEEKS,
     boardShards: config.REWARDS_BOARD_SHARDS,
     concurrency: resources.history.concurrency,
-    rules: functionRulesSource({
+    rules: createRulesSource({
       dynamo,
       tableName: config.TABLE_NAME,
       refreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
-      logger,
+      clock: Date.now,
+      onRejected: (why) =>
+        logger.error({ why }, "a version of the rules was not used; the last good one stays"),
     }),
     dynamo,
     logger,

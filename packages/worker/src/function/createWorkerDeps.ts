@@ -1,4 +1,4 @@
-import { createDynamoClient, createLogger, createSqsClient, functionRulesSource } from "@rewards/core/aws";
+import { createDynamoClient, createLogger, createRulesSource, createSqsClient } from "@rewards/core/aws";
 import type { Environment } from "@rewards/core/deploy";
 import { readWorkerConfig } from "./workerConfig";
 import type { WorkerDeps } from "./workerDeps";
@@ -15,11 +15,13 @@ export function createWorkerDeps(env: Environment = process.env): WorkerDeps {
     concurrency: config.REWARDS_CONCURRENCY,
     dailyCap: config.REWARDS_DAILY_XP_CAP,
     stage: config.REWARDS_STAGE,
-    rules: functionRulesSource({
+    rules: createRulesSource({
       dynamo,
       tableName: config.TABLE_NAME,
       refreshSeconds: config.REWARDS_RULES_REFRESH_SECONDS,
-      logger,
+      clock: Date.now,
+      onRejected: (why) =>
+        logger.error({ why }, "a version of the rules was not used; the last good one stays"),
     }),
     dynamo,
     sqs: createSqsClient(config),
