@@ -42,17 +42,23 @@ const version2 = rulesWith((rules) => {
   );
 });
 
+/** A table of the test's own, and a publish that must publish. */
+async function rulesTable(stack: Parameters<typeof ownTable>[0]) {
+  const table = await ownTable(stack);
+  const dynamo = createDynamoClient(table.env);
+  const publish = async (document: RulesDocument) => {
+    const published = await publishRules(dynamo, table.tableName, document, {});
+    if (published.kind !== "published") throw new Error(published.kind);
+    return published;
+  };
+  return { table, dynamo, publish };
+}
+
 describe("a site's own types and achievements, after the award", () => {
   it("the history carries the guard's facts; a custom achievement is earned at the award that crosses it; one added later, at its version's publish, by the backfill", async ({
     stack,
   }) => {
-    const table = await ownTable(stack);
-    const dynamo = createDynamoClient(table.env);
-    const publish = async (document: RulesDocument) => {
-      const published = await publishRules(dynamo, table.tableName, document, {});
-      if (published.kind !== "published") throw new Error(published.kind);
-      return published;
-    };
+    const { table, dynamo, publish } = await rulesTable(stack);
     await publish(version1);
     const early = `early-${randomUUID().slice(0, 6)}`;
     const late = `late-${randomUUID().slice(0, 6)}`;
@@ -109,13 +115,7 @@ describe("a site's own types and achievements, after the award", () => {
   it("a writer still on the version before an achievement's retirement reads the rules again before deciding an award committed since", async ({
     stack,
   }) => {
-    const table = await ownTable(stack);
-    const dynamo = createDynamoClient(table.env);
-    const publish = async (document: RulesDocument) => {
-      const published = await publishRules(dynamo, table.tableName, document, {});
-      if (published.kind !== "published") throw new Error(published.kind);
-      return published;
-    };
+    const { table, dynamo, publish } = await rulesTable(stack);
     await publish(version2);
     // The writer's copy of the rules: version 1 (xp-50 counting), read now and fresh for 30 s.
     const rules = createRulesSource({

@@ -171,10 +171,9 @@ export async function writeProgress(
   }
   // An award committed after the rules were last read may fall after a version this writer does
   // not know yet (an achievement retired, one added): read them again before deciding, once.
-  const readAt = deps.rules?.lastReadAt();
+  const readAt = deps.rules?.lastReadAt() ?? Number.POSITIVE_INFINITY;
   if (
     deps.rules !== undefined &&
-    readAt !== undefined &&
     deciding.some(
       ({ plan }) => plan.latestAwardedAt !== undefined && Date.parse(plan.latestAwardedAt) >= readAt,
     )
